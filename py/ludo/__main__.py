@@ -1,0 +1,7 @@
+"""``python -m ludo``: see :mod:`ludo.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,198 @@
+"""Command line: ``python -m ludo simulate|legal|replay``.
+
+Every command prints one JSON line on stdout.  Bad input exits with status 2
+and a one-line message on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from .actions import Action
+from .engine import RULESETS, default_seats, rules_for
+from .errors import LudoError
+from .invariants import violations
+from .notation import format_position, parse_position, parse_record, position_to_json, replay
+
+MAX_ACTIONS_PER_GAME = 200_000  # a game longer than this counts as never ending
+
+
+class CliError(Exception):
+    """Bad input: reported on one line, exit status 2."""
+
+
+def simulate(rules_name: str, players: int, games: int, seed: int,
+             check: bool = True) -> dict[str, Any]:
+    """Random legal play; returns the summary the CLI prints."""
+    rules = rules_for(rules_name)
+    seats = default_seats(players)
+    chooser = random.Random(seed)
+    roll = Action("roll")
+    wins: Counter[str] = Counter()
+    total_actions = 0
+    problems = 0
+    first_problem = None
+    started = time.perf_counter()
+    for game in range(games):
+        state = rules.new_game(seats, seed * 1_000_003 + game)
+        count = 0
+        while state.phase != "over":
+            if count >= MAX_ACTIONS_PER_GAME:
+                problems += 1
+                first_problem = first_problem or f"game {game} did not end"
+                break
+            if state.phase == "roll":
+                action = roll
+            else:
+                moves = rules.legal_actions(state)
+                action = moves[chooser.randrange(len(moves))]
+            after, events = rules.apply(state, action)
+            if check:
+                found = violations(state, after, events)
+                if found:
+                    problems += len(found)
+                    first_problem = first_problem or f"game {game}: {found[0]}"
+            state = after
+            count += 1
+        total_actions += count
+        if state.winner:
+            wins[state.winner] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "command": "simulate",
+        "rules": rules.name,
+        "players": players,
+        "seats": list(seats),
+        "games": games,
+        "seed": seed,
+        "actions": total_actions,
+        "wins": {c: wins[c] for c in seats},
+        "mean_game_length": round(total_actions / games, 1) if games else 0,
+        "games_per_second": round(games / elapsed, 1) if elapsed > 0 else None,
+        "invariants_checked": check,
+        "invariant_violations": problems,
+        "first_violation": first_problem,
+    }
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def legal(path: str, roll_value: int | None) -> dict[str, Any]:
+    """Legal actions of a position, optionally after rolling ``roll_value``."""
+    state = parse_position(_read_input(path))
+    rules = rules_for(state)
+    events: list[dict[str, Any]] = []
+    if roll_value is not None:
+        if state.phase != "roll":
+            raise CliError(f"--roll needs a position waiting for a roll; this one is in the "
+                           f"{state.phase} phase")
+        state, events = rules.apply(state, Action("roll", value=roll_value))
+    return {
+        "command": "legal",
+        "turn": state.turn,
+        "phase": state.phase,
+        "die": getattr(state, "die", None),
+        "events": events,
+        "legal": [a.to_json() for a in rules.legal_actions(state)],
+        "distinct": [a.to_json() for a in rules.distinct_moves(state)],
+        "next": rules.next_player(state),
+    }
+
+
+def replay_command(path: str) -> dict[str, Any]:
+    """Check a record by replaying it; return its final position."""
+    record = parse_record(_read_input(path))
+    states = replay(record)
+    final = states[-1]
+    return {"command": "replay", "actions": len(record.actions),
+            "over": final.phase == "over", "winner": final.winner,
+            "position": position_to_json(final)}
+
+
+def _die(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a die value is 1..6, not {text!r}") from None
+    if not 1 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a die value is 1..6, not {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("a seed is 0 or more")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise CliError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and --help)."""
+    parser = _Parser(prog="python -m ludo", description="Courtyard Ludo rules engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sim = sub.add_parser("simulate", help="random legal play with invariant checks")
+    sim.add_argument("--rules", choices=list(RULESETS), default="courtyard")
+    sim.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    sim.add_argument("--games", type=_positive, default=100)
+    sim.add_argument("--seed", type=_seed, default=1)
+    sim.add_argument("--no-check", action="store_true",
+                     help="skip invariant checks (measures raw engine speed)")
+    leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
+    leg.add_argument("--roll", type=_die, default=None, metavar="V")
+    leg.add_argument("file", nargs="?", default="-")
+    rep = sub.add_parser("replay", help="check a game record and print its final position")
+    rep.add_argument("file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "simulate":
+            result = simulate(args.rules, args.players, args.games, args.seed,
+                              check=not args.no_check)
+        elif args.command == "legal":
+            result = legal(args.file, args.roll)
+        else:
+            result = replay_command(args.file)
+    except (CliError, LudoError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, separators=(",", ":")))
+    return 0
+
+
+__all__ = ["main", "simulate", "legal", "replay_command", "format_position"]

@@ -1,0 +1,157 @@
+"""JSON notation for positions and game records (docs/notation.md).
+
+``parse_position(format_position(s)) == s`` and
+``parse_record(format_record(r)) == r`` hold for every position and record.
+Any malformed or inconsistent input raises :class:`NotationError` naming the
+field; nothing half-built is ever returned.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+from .actions import Action
+from .engine import apply, new_game, resolve, rules_for
+from .errors import IllegalAction, LudoError, NotationError
+from .rules.base import Event
+from .rules.courtyard import normalise_seats
+
+RECORD_FORMAT = "courtyard-ludo/record"
+RECORD_VERSION = 1
+MAX_SEED = (1 << 64) - 1
+
+
+def position_to_json(state: Any) -> dict[str, Any]:
+    """The JSON object for a position."""
+    return rules_for(state).to_json(state)
+
+
+def position_from_json(data: Any) -> Any:
+    """Parse a position from its JSON object."""
+    if not isinstance(data, dict):
+        raise NotationError("position", "must be a JSON object")
+    return rules_for(data.get("rules")).from_json(data)
+
+
+def format_position(state: Any) -> str:
+    """A position as JSON text."""
+    return json.dumps(position_to_json(state), separators=(",", ":"))
+
+
+def parse_position(text: str) -> Any:
+    """A position from JSON text."""
+    return position_from_json(_load(text, "position"))
+
+
+class Record(NamedTuple):
+    """A whole game: enough to replay every position exactly."""
+
+    rules: str
+    seats: tuple[str, ...]
+    seed: int
+    actions: tuple[Action, ...] = ()
+
+    def start(self) -> Any:
+        """The starting position."""
+        return new_game(self.rules, self.seats, self.seed)
+
+    def then(self, action: Action) -> Record:
+        """This record with one more (resolved) action."""
+        return self._replace(actions=self.actions + (action,))
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """The JSON object for a record."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": record.rules,
+        "seats": list(record.seats),
+        "seed": record.seed,
+        "actions": [a.to_json() for a in record.actions],
+    }
+
+
+def record_from_json(data: Any) -> Record:
+    """Parse a record (without replaying it; see :func:`replay`)."""
+    if not isinstance(data, dict):
+        raise NotationError("record", "must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise NotationError("format", f"must be {RECORD_FORMAT!r}")
+    if data.get("version") != RECORD_VERSION:
+        raise NotationError("version", f"version {data.get('version')!r} is not supported "
+                            f"(this app reads version {RECORD_VERSION})")
+    extra = set(data) - {"format", "version", "rules", "seats", "seed", "actions"}
+    if extra:
+        raise NotationError(sorted(extra)[0], "is not a field of a record")
+    rules = rules_for(data.get("rules"))
+    if "seats" not in data:
+        raise NotationError("seats", "is missing")
+    seats = normalise_seats(data["seats"], rules.min_players, rules.max_players)
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise NotationError("seed", f"must be a whole number 0..{MAX_SEED}")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise NotationError("actions", "must be a list")
+    parsed = tuple(Action.from_json(a, f"actions[{i}]") for i, a in enumerate(actions))
+    return Record(rules.name, seats, seed, parsed)
+
+
+def format_record(record: Record) -> str:
+    """A record as JSON text."""
+    return json.dumps(record_to_json(record), separators=(",", ":"))
+
+
+def parse_record(text: str) -> Record:
+    """A record from JSON text (not yet replayed)."""
+    return record_from_json(_load(text, "record"))
+
+
+def play(record: Record, state: Any, action: Action) -> tuple[Record, Any, list[Event]]:
+    """Apply ``action`` and append its resolved form to ``record``.
+
+    Rolls are stored with their values so a record reads on its own and can
+    be replayed without trusting anyone's RNG.
+    """
+    action = resolve(state, action)
+    state, events = apply(state, action)
+    return record.then(action), state, events
+
+
+def replay(record: Record) -> list[Any]:
+    """Every position of the game, starting position first.
+
+    Raises NotationError naming the first action that is not legal.
+    """
+    state = record.start()
+    states = [state]
+    for i, action in enumerate(record.actions):
+        try:
+            state, _ = apply(state, action)
+        except IllegalAction as exc:
+            raise NotationError(f"actions[{i}]", str(exc)) from None
+        states.append(state)
+    return states
+
+
+def _load(text: Any, what: str) -> Any:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        raise NotationError(what, "must be JSON text")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise NotationError(what, f"is not valid JSON ({exc.msg} at line {exc.lineno} "
+                            f"column {exc.colno})") from None
+    except RecursionError:
+        raise NotationError(what, "is nested too deeply") from None
+
+
+__all__ = [
+    "LudoError", "NotationError", "Record", "format_position", "parse_position",
+    "format_record", "parse_record", "position_to_json", "position_from_json",
+    "record_to_json", "record_from_json", "play", "replay",
+]

@@ -1,0 +1,1 @@
+"""Rule sets.  Each module implements the :class:`ludo.rules.base.RuleSet` interface."""

@@ -1,0 +1,641 @@
+"""Courtyard Ludo's house rules, and the Classic preset that shares their mechanics.
+
+Courtyard (seed 000): enter on a 1 or a 6; tokens share squares and never
+block; landing on an ordinary square captures every opponent token there; a
+player must capture once before any of their tokens may enter the home lane;
+extra roll for a 6, a capture or reaching home (one at most per roll); the
+third consecutive 6 is discarded and passes the die; exact finish; timeouts
+and quitting.
+
+Classic: the rules most players know -- enter only on a 6, home lanes open
+from the start; everything else as Courtyard.
+
+See docs/rules/courtyard.md and docs/rules/classic.md for the rules as
+implemented, with the tests that pin each sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .. import rng
+from ..actions import Action
+from ..errors import IllegalAction, NotationError
+from ..geometry import (
+    COLOURS,
+    ENTRANCE_SQUARES,
+    HOME,
+    LANE_FIRST,
+    LANE_LAST,
+    SAFE_SQUARES,
+    START_SQUARES,
+    TRACK_LENGTH,
+    YARD,
+)
+from .base import Event
+
+TOKENS_PER_SEAT = 4
+MAX_TIMEOUTS = 5  # the fifth timeout eliminates the seat
+SIXES_LIMIT = 3  # the third consecutive six is discarded
+COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+
+POSITION_FORMAT = "courtyard-ludo/position"
+POSITION_VERSION = 1
+
+
+class State(NamedTuple):
+    """A Courtyard or Classic position: plain, immutable, hashable data.
+
+    ``tokens``, ``timeouts`` and ``out`` have one entry per colour in
+    :data:`ludo.geometry.COLOURS` order, seated or not; a colour that is not
+    seated, or whose tokens were removed (quit, eliminated), has no tokens.
+    """
+
+    rules: str
+    seats: tuple[str, ...]
+    tokens: tuple[tuple[int, ...], ...]
+    turn: str
+    phase: str  # "roll", "move" or "over"
+    die: int | None  # the roll waiting to be played (phase "move")
+    sixes: int  # consecutive sixes rolled in this turn
+    unlocked: frozenset[str]
+    timeouts: tuple[int, ...]
+    out: tuple[str | None, ...]  # None, "quit" or "eliminated"
+    winner: str | None
+    rng: int
+
+
+def _walk(colour_index: int, position: int, steps: int, unlocked: bool) -> int | None:
+    """Where a token on the track or in its lane ends after ``steps``; None if illegal."""
+    entrance = ENTRANCE_SQUARES[colour_index]
+    p = position
+    for _ in range(steps):
+        if p == HOME:
+            return None  # overshooting home is illegal
+        if p >= LANE_FIRST:
+            p += 1
+        elif p == entrance and unlocked:
+            p = LANE_FIRST
+        else:
+            p = (p + 1) % TRACK_LENGTH
+    return p
+
+
+# DESTINATION[colour][unlocked][position][steps]: precomputed so that legal
+# move generation -- the hot path of bot search and simulation -- is lookups.
+DESTINATION: tuple[tuple[tuple[tuple[int | None, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(_walk(ci, pos, d, unlocked) if d else pos for d in range(7))
+            for pos in range(HOME + 1)
+        )
+        for unlocked in (False, True)
+    )
+    for ci in range(len(COLOURS))
+)
+
+
+def progress(colour: str, position: int) -> int:
+    """Distance travelled from the yard: 0 in the yard, 1 on the start square, 57 home.
+
+    Extra laps are not counted; this is for ordering tokens, not for rules.
+    """
+    if position == YARD:
+        return 0
+    if position >= LANE_FIRST:
+        return position - LANE_FIRST + 52
+    return (position - START_SQUARES[COLOUR_INDEX[colour]]) % TRACK_LENGTH + 1
+
+
+class CourtyardRules:
+    """The Courtyard rule set, or the Classic preset of the same mechanics."""
+
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, name: str, title: str, entry_values: tuple[int, ...],
+                 capture_to_unlock: bool) -> None:
+        self.name = name
+        self.title = title
+        self.entry_values = frozenset(entry_values)
+        self.capture_to_unlock = capture_to_unlock
+
+    def __repr__(self) -> str:
+        return f"<rules {self.name}>"
+
+    # -- creating ----------------------------------------------------------
+
+    def new_game(self, seats: tuple[str, ...], seed: int) -> State:
+        """Starting position for ``seats``; a random seat (from ``seed``) starts."""
+        seats = normalise_seats(seats, self.min_players, self.max_players)
+        state = rng.seed_state(seed)
+        state, first = rng.choose_index(state, len(seats))
+        return State(
+            rules=self.name,
+            seats=seats,
+            tokens=tuple((YARD,) * TOKENS_PER_SEAT if c in seats else () for c in COLOURS),
+            turn=seats[first],
+            phase="roll",
+            die=None,
+            sixes=0,
+            unlocked=frozenset() if self.capture_to_unlock else frozenset(seats),
+            timeouts=(0, 0, 0, 0),
+            out=(None, None, None, None),
+            winner=None,
+            rng=state,
+        )
+
+    # -- asking ------------------------------------------------------------
+
+    def targets(self, state: State, die: int) -> list[tuple[int, int, int]]:
+        """``(token, from, to)`` for every token of the player to act that may use ``die``."""
+        ci = COLOUR_INDEX[state.turn]
+        table = DESTINATION[ci][state.turn in state.unlocked]
+        can_enter = die in self.entry_values
+        result = []
+        for token, pos in enumerate(state.tokens[ci]):
+            if pos == YARD:
+                if can_enter:
+                    result.append((token, YARD, START_SQUARES[ci]))
+            else:
+                dest = table[pos][die]
+                if dest is not None:
+                    result.append((token, pos, dest))
+        return result
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """``[roll]`` before the roll, the legal token moves after it."""
+        if state.phase == "roll":
+            return [Action("roll")]
+        if state.phase == "move":
+            return [Action("move", token=t) for t, _, _ in self.targets(state, state.die)]
+        return []
+
+    def distinct_moves(self, state: State) -> list[Action]:
+        """One move per distinct outcome.
+
+        Tokens on the same square (the yard included) moved by the same die
+        end in the same place, so they are one choice for the player.
+        """
+        if state.phase != "move":
+            return []
+        seen: set[int] = set()
+        moves = []
+        for token, pos, _ in self.targets(state, state.die):
+            if pos not in seen:
+                seen.add(pos)
+                moves.append(Action("move", token=token))
+        return moves
+
+    def auto_action(self, state: State) -> Action | None:
+        """The move to play automatically: the only distinct legal move, if so."""
+        moves = self.distinct_moves(state)
+        return moves[0] if len(moves) == 1 else None
+
+    def active_seats(self, state: State) -> tuple[str, ...]:
+        """Seats still in the match (not quit, not eliminated)."""
+        return tuple(c for c in state.seats if state.out[COLOUR_INDEX[c]] is None)
+
+    def next_player(self, state: State) -> str | None:
+        """Who rolls once the current turn and all its extra rolls are over."""
+        if state.phase == "over":
+            return None
+        return self._seat_after(state, state.turn)
+
+    def _seat_after(self, state: State, colour: str) -> str:
+        seats = state.seats
+        i = seats.index(colour)
+        for k in range(1, len(seats) + 1):
+            c = seats[(i + k) % len(seats)]
+            if state.out[COLOUR_INDEX[c]] is None:
+                return c
+        return colour
+
+    def timeout_choice(self, state: State, die: int) -> int | None:
+        """The token a timeout plays with ``die`` (None when no move is legal).
+
+        Policy, in order: a move that gets a token home; a capture; entering a
+        token from the yard; otherwise the token furthest along.  Ties go to
+        the lowest token number.  Deterministic, so every peer agrees.
+        """
+        best_key: tuple[int, ...] | None = None
+        best = None
+        for token, pos, dest in self.targets(state, die):
+            key = (
+                dest == HOME,
+                self._captures_at(state, dest) != [],
+                pos == YARD,
+                progress(state.turn, pos),
+                -token,
+            )
+            if best_key is None or key > best_key:
+                best_key, best = key, token
+        return best
+
+    def _captures_at(self, state: State, dest: int) -> list[tuple[str, int]]:
+        """Opponent tokens a token of the player to act would capture at ``dest``."""
+        if dest >= LANE_FIRST or dest in SAFE_SQUARES:
+            return []
+        me = COLOUR_INDEX[state.turn]
+        return [
+            (COLOURS[ci], t)
+            for ci, toks in enumerate(state.tokens)
+            if ci != me and dest in toks
+            for t, p in enumerate(toks)
+            if p == dest
+        ]
+
+    # -- changing ----------------------------------------------------------
+
+    def resolve(self, state: State, action: Action) -> Action:
+        """Fill in the die value the RNG will supply for a roll or a timeout's roll."""
+        if action.value is None and (
+            action.type == "roll"
+            or (action.type == "timeout" and state.phase == "roll"
+                and state.timeouts[COLOUR_INDEX[state.turn]] + 1 < MAX_TIMEOUTS)
+        ):
+            return action._replace(value=rng.roll_die(state.rng)[1])
+        return action
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """Apply a checked action; raise IllegalAction without changing anything."""
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        events: list[Event] = []
+        kind = action.type
+        if kind == "roll":
+            if state.phase != "roll":
+                raise IllegalAction(f"{state.turn} must move a token before rolling again")
+            return self._roll(state, action.value, events), events
+        if kind == "move":
+            if state.phase != "move":
+                raise IllegalAction(f"{state.turn} must roll before moving")
+            return self._move(state, action.token, events), events
+        if kind == "timeout":
+            return self._timeout(state, action.value, events), events
+        if kind == "quit":
+            return self._quit(state, action.seat, events), events
+        raise IllegalAction(f"unknown action type {kind!r}")
+
+    def _roll(self, state: State, value: int | None, events: list[Event]) -> State:
+        if value is not None and (type(value) is not int or not 1 <= value <= 6):
+            raise IllegalAction(f"a die shows 1..6, not {value!r}")
+        # The RNG advances even when the value is given, so the position does
+        # not depend on where the die came from (local RNG, replay, online).
+        seed_state, drawn = rng.roll_die(state.rng)
+        if value is None:
+            value = drawn
+        colour = state.turn
+        sixes = state.sixes + 1 if value == 6 else 0
+        events.append({"type": "rolled", "seat": colour, "value": value})
+        (rules, seats, tokens, turn, _, _, _, unlocked, timeouts, out, winner, _) = state
+        if sixes == SIXES_LIMIT:
+            events.append({"type": "three_sixes", "seat": colour})
+            return self._pass_turn(state._replace(rng=seed_state), events)
+        if not self._can_move(state, value):
+            if value == 6:
+                events.append({"type": "extra_roll", "seat": colour, "reason": "six"})
+                return State(rules, seats, tokens, turn, "roll", None, sixes, unlocked,
+                             timeouts, out, winner, seed_state)
+            events.append({"type": "no_move", "seat": colour, "value": value})
+            return self._pass_turn(state._replace(rng=seed_state), events)
+        return State(rules, seats, tokens, turn, "move", value, sixes, unlocked, timeouts, out,
+                     winner, seed_state)
+
+    def _can_move(self, state: State, die: int) -> bool:
+        """Whether any token of the player to act may use ``die`` (cheaper than targets)."""
+        ci = COLOUR_INDEX[state.turn]
+        mine = state.tokens[ci]
+        if die in self.entry_values and YARD in mine:
+            return True
+        table = DESTINATION[ci][state.turn in state.unlocked]
+        return any(p != YARD and table[p][die] is not None for p in mine)
+
+    def _move(self, state: State, token: Any, events: list[Event]) -> State:
+        colour = state.turn
+        ci = COLOUR_INDEX[colour]
+        die = state.die
+        mine = state.tokens[ci]
+        if type(token) is not int or not 0 <= token < len(mine):
+            raise IllegalAction(f"{colour} has no token {token!r}")
+        origin = mine[token]
+        if origin == YARD:
+            dest = START_SQUARES[ci] if die in self.entry_values else None
+        else:
+            dest = DESTINATION[ci][colour in state.unlocked][origin][die]
+        if dest is None:
+            raise IllegalAction(f"{colour} token {token} cannot move {die}")
+        tokens = list(state.tokens)
+        mine = mine[:token] + (dest,) + mine[token + 1:]
+        tokens[ci] = mine
+        if origin == YARD:
+            events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
+        else:
+            events.append({"type": "moved", "seat": colour, "token": token,
+                           "from": origin, "to": dest})
+        victims = self._captures_at(state, dest)
+        unlocked = state.unlocked
+        if victims:
+            for vc, vt in victims:
+                vi = COLOUR_INDEX[vc]
+                theirs = list(tokens[vi])
+                theirs[vt] = YARD
+                tokens[vi] = tuple(theirs)
+            events.append({"type": "captured", "seat": colour, "square": dest,
+                           "victims": [[vc, vt] for vc, vt in victims]})
+            if colour not in unlocked:
+                unlocked = unlocked | {colour}
+                events.append({"type": "unlocked", "seat": colour})
+        home = dest == HOME
+        if home:
+            events.append({"type": "reached_home", "seat": colour, "token": token})
+        state = State(state.rules, state.seats, tuple(tokens), colour, "roll", None, state.sixes,
+                      unlocked, state.timeouts, state.out, None, state.rng)
+        if home and all(p == HOME for p in mine):
+            events.append({"type": "won", "seat": colour})
+            return state._replace(phase="over", winner=colour)
+        if die == 6 or victims or home:
+            # several rewards from one roll still earn a single extra roll
+            reasons = [r for r, ok in (("six", die == 6), ("capture", bool(victims)),
+                                       ("home", home)) if ok]
+            events.append({"type": "extra_roll", "seat": colour, "reason": "+".join(reasons)})
+            return state
+        return self._pass_turn(state, events)
+
+    def _pass_turn(self, state: State, events: list[Event]) -> State:
+        nxt = self._seat_after(state, state.turn)
+        events.append({"type": "turn", "seat": nxt})
+        (rules, seats, tokens, _, _, _, _, unlocked, timeouts, out, winner, seed_state) = state
+        return State(rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts, out, winner,
+                     seed_state)
+
+    def _timeout(self, state: State, value: int | None, events: list[Event]) -> State:
+        if state.phase == "move" and value is not None:
+            raise IllegalAction("a timeout after the roll plays the rolled die; give no value")
+        colour = state.turn
+        ci = COLOUR_INDEX[colour]
+        count = state.timeouts[ci] + 1
+        timeouts = state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:]
+        state = state._replace(timeouts=timeouts)
+        events.append({"type": "timeout", "seat": colour, "count": count})
+        if count >= MAX_TIMEOUTS:
+            # the fifth timeout removes the seat before any roll or move
+            return self._remove_seat(state, colour, "eliminated", events)
+        if state.phase == "roll":
+            state = self._roll(state, value, events)
+            if state.phase != "move" or state.turn != colour:
+                return state
+        token = self.timeout_choice(state, state.die)
+        return self._move(state, token, events)
+
+    def _quit(self, state: State, seat: Any, events: list[Event]) -> State:
+        if seat not in COLOUR_INDEX or seat not in state.seats:
+            raise IllegalAction(f"{seat!r} is not a seat in this game")
+        if state.out[COLOUR_INDEX[seat]] is not None:
+            raise IllegalAction(f"{seat} has already left this game")
+        return self._remove_seat(state, seat, "quit", events)
+
+    def _remove_seat(self, state: State, seat: str, reason: str, events: list[Event]) -> State:
+        si = COLOUR_INDEX[seat]
+        tokens = state.tokens[:si] + ((),) + state.tokens[si + 1:]
+        out = state.out[:si] + (reason,) + state.out[si + 1:]
+        events.append({"type": reason, "seat": seat})  # "quit" or "eliminated"
+        state = state._replace(tokens=tokens, out=out)
+        remaining = self.active_seats(state)
+        if len(remaining) == 1:
+            events.append({"type": "won", "seat": remaining[0]})
+            return state._replace(phase="over", winner=remaining[0], die=None, sixes=0)
+        if seat == state.turn:
+            return self._pass_turn(state, events)
+        return state
+
+    # -- notation ----------------------------------------------------------
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The position's JSON notation (docs/notation.md)."""
+        return {
+            "format": POSITION_FORMAT,
+            "version": POSITION_VERSION,
+            "rules": state.rules,
+            "seats": list(state.seats),
+            "turn": state.turn,
+            "phase": state.phase,
+            "die": state.die,
+            "sixes": state.sixes,
+            "tokens": {
+                c: [format_square(c, p) for p in state.tokens[COLOUR_INDEX[c]]]
+                for c in state.seats
+            },
+            "unlocked": [c for c in COLOURS if c in state.unlocked],
+            "timeouts": {c: state.timeouts[COLOUR_INDEX[c]] for c in state.seats},
+            "out": {c: state.out[COLOUR_INDEX[c]] for c in state.seats
+                    if state.out[COLOUR_INDEX[c]] is not None},
+            "winner": state.winner,
+            "rng": f"{state.rng:016x}",
+        }
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        """Parse and check a position; every error names its field."""
+        return _PositionReader(self, data).read()
+
+
+def normalise_seats(seats: Any, min_players: int = 2, max_players: int = 4) -> tuple[str, ...]:
+    """Check a seat list and put it in clockwise order."""
+    if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
+        raise NotationError("seats", "must be a list of colours")
+    unknown = [s for s in seats if s not in COLOUR_INDEX]
+    if unknown:
+        raise NotationError("seats", f"unknown colour {unknown[0]!r}; use {', '.join(COLOURS)}")
+    if len(set(seats)) != len(seats):
+        raise NotationError("seats", "a colour is listed twice")
+    if not min_players <= len(seats) <= max_players:
+        raise NotationError("seats", f"needs {min_players} to {max_players} players")
+    return tuple(c for c in COLOURS if c in seats)
+
+
+def format_square(colour: str, position: int) -> str | int:
+    """Notation for a token's place: "yard", 0..51, "<colour>-lane-<1..5>" or "home"."""
+    if position == YARD:
+        return "yard"
+    if position == HOME:
+        return "home"
+    if position >= LANE_FIRST:
+        return f"{colour}-lane-{position - LANE_FIRST + 1}"
+    return position
+
+
+def parse_square(colour: str, value: Any, field: str) -> int:
+    """Inverse of :func:`format_square`, checking that a lane is the token's own."""
+    if value == "yard":
+        return YARD
+    if value == "home":
+        return HOME
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < TRACK_LENGTH:
+            return value
+        raise NotationError(field, f"track squares are 0..{TRACK_LENGTH - 1}, not {value}")
+    if isinstance(value, str) and value.count("-lane-") == 1:
+        lane_colour, _, number = value.partition("-lane-")
+        if lane_colour in COLOUR_INDEX and number in ("1", "2", "3", "4", "5"):
+            if lane_colour != colour:
+                raise NotationError(
+                    field, f"a {colour} token cannot be in {lane_colour}'s home lane")
+            return LANE_FIRST + int(number) - 1
+    raise NotationError(
+        field, f"{value!r} is not a square (use \"yard\", 0..51, \"{colour}-lane-1..5\" or \"home\")")
+
+
+class _PositionReader:
+    """Builds a State from JSON, checking each field before anything is built."""
+
+    def __init__(self, rules: CourtyardRules, data: Any) -> None:
+        self.rules = rules
+        self.data = data
+
+    def field(self, name: str, kinds: type | tuple[type, ...], required: bool = True) -> Any:
+        if name not in self.data:
+            if required:
+                raise NotationError(name, "is missing")
+            return None
+        value = self.data[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in (
+                kinds if isinstance(kinds, tuple) else (kinds,))):
+            raise NotationError(name, f"has the wrong type ({type(value).__name__})")
+        return value
+
+    def read(self) -> State:
+        data = self.data
+        if not isinstance(data, dict):
+            raise NotationError("position", "must be a JSON object")
+        if data.get("format") != POSITION_FORMAT:
+            raise NotationError("format", f"must be {POSITION_FORMAT!r}")
+        if data.get("version") != POSITION_VERSION:
+            raise NotationError("version", f"version {data.get('version')!r} is not supported "
+                                f"(this app reads version {POSITION_VERSION})")
+        known = {"format", "version", "rules", "seats", "turn", "phase", "die", "sixes", "tokens",
+                 "unlocked", "timeouts", "out", "winner", "rng"}
+        extra = set(data) - known
+        if extra:
+            raise NotationError(sorted(extra)[0], "is not a field of a position")
+        if data.get("rules") != self.rules.name:
+            raise NotationError("rules", f"expected {self.rules.name!r}")
+        seats = normalise_seats(self.field("seats", list), self.rules.min_players,
+                                self.rules.max_players)
+        if list(seats) != data["seats"]:
+            raise NotationError("seats", f"must be in clockwise order: {', '.join(seats)}")
+
+        out_data = self.field("out", dict)
+        out = [None] * len(COLOURS)
+        for colour, reason in out_data.items():
+            if colour not in seats:
+                raise NotationError(f"out.{colour}", "is not a seat in this game")
+            if reason not in ("quit", "eliminated"):
+                raise NotationError(f"out.{colour}", "must be \"quit\" or \"eliminated\"")
+            out[COLOUR_INDEX[colour]] = reason
+
+        timeouts_data = self.field("timeouts", dict)
+        timeouts = [0] * len(COLOURS)
+        for colour in seats:
+            count = timeouts_data.get(colour)
+            name = f"timeouts.{colour}"
+            if not isinstance(count, int) or isinstance(count, bool):
+                raise NotationError(name, "must be a whole number")
+            if not 0 <= count <= MAX_TIMEOUTS:
+                raise NotationError(name, f"must be 0..{MAX_TIMEOUTS}")
+            eliminated = out[COLOUR_INDEX[colour]] == "eliminated"
+            if (count == MAX_TIMEOUTS) != eliminated:
+                raise NotationError(name, f"a seat is eliminated exactly on timeout {MAX_TIMEOUTS}")
+            timeouts[COLOUR_INDEX[colour]] = count
+        for colour in timeouts_data:
+            if colour not in seats:
+                raise NotationError(f"timeouts.{colour}", "is not a seat in this game")
+
+        unlocked_data = self.field("unlocked", list)
+        for i, colour in enumerate(unlocked_data):
+            if colour not in seats:
+                raise NotationError(f"unlocked[{i}]", f"{colour!r} is not a seat in this game")
+        unlocked = frozenset(unlocked_data)
+        if not self.rules.capture_to_unlock and unlocked != frozenset(seats):
+            raise NotationError("unlocked", f"every home lane is open in {self.rules.title}")
+
+        tokens_data = self.field("tokens", dict)
+        tokens: list[tuple[int, ...]] = [()] * len(COLOURS)
+        for colour in tokens_data:
+            if colour not in seats:
+                raise NotationError(f"tokens.{colour}", "is not a seat in this game")
+        for colour in seats:
+            name = f"tokens.{colour}"
+            listed = tokens_data.get(colour)
+            if not isinstance(listed, list):
+                raise NotationError(name, "must be a list of squares")
+            removed = out[COLOUR_INDEX[colour]] is not None
+            want = 0 if removed else TOKENS_PER_SEAT
+            if len(listed) != want:
+                why = "a seat that has left has no tokens" if removed else "a seat has 4 tokens"
+                raise NotationError(name, f"has {len(listed)} tokens; {why}")
+            places = tuple(parse_square(colour, v, f"{name}[{i}]") for i, v in enumerate(listed))
+            for i, p in enumerate(places):
+                if p >= LANE_FIRST and colour not in unlocked:
+                    raise NotationError(f"{name}[{i}]", f"{colour}'s home lane is still locked")
+            tokens[COLOUR_INDEX[colour]] = places
+
+        active = [c for c in seats if out[COLOUR_INDEX[c]] is None]
+        phase = self.field("phase", str)
+        if phase not in ("roll", "move", "over"):
+            raise NotationError("phase", "must be \"roll\", \"move\" or \"over\"")
+        turn = self.field("turn", str)
+        if turn not in seats:
+            raise NotationError("turn", f"{turn!r} is not a seat in this game")
+        winner = data.get("winner")
+        finished = [c for c in active if all(p == HOME for p in tokens[COLOUR_INDEX[c]])]
+        if phase == "over":
+            if winner not in seats:
+                raise NotationError("winner", "a finished game names its winner")
+            if winner not in finished and active != [winner]:
+                raise NotationError("winner", f"{winner} has neither all tokens home nor "
+                                    "is the last player remaining")
+        else:
+            if winner is not None:
+                raise NotationError("winner", "only a finished game has a winner")
+            if out[COLOUR_INDEX[turn]] is not None:
+                raise NotationError("turn", f"{turn} has left the game and cannot have the turn")
+            if len(active) < 2:
+                raise NotationError("out", "a running game needs two players remaining")
+            if finished:
+                raise NotationError(f"tokens.{finished[0]}", "all tokens are home but the "
+                                    "game is not over")
+
+        sixes = self.field("sixes", int)
+        if not 0 <= sixes < SIXES_LIMIT:
+            raise NotationError("sixes", f"must be 0..{SIXES_LIMIT - 1}")
+        die = data.get("die")
+        if phase == "move":
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise NotationError("die", "the move phase needs the rolled value 1..6")
+            if (die == 6) != (sixes > 0):
+                raise NotationError("sixes", "must count the six just rolled" if die == 6
+                                    else "a non-six breaks the sequence")
+        elif die is not None:
+            raise NotationError("die", f"must be null in the {phase} phase")
+
+        rng_text = self.field("rng", str)
+        try:
+            rng_state = int(rng_text, 16)
+        except ValueError:
+            raise NotationError("rng", "must be 16 hexadecimal digits") from None
+        if len(rng_text) != 16:
+            raise NotationError("rng", "must be 16 hexadecimal digits")
+
+        state = State(
+            rules=self.rules.name, seats=seats, tokens=tuple(tokens), turn=turn, phase=phase,
+            die=die, sixes=sixes, unlocked=unlocked, timeouts=tuple(timeouts), out=tuple(out),
+            winner=winner, rng=rng_state,
+        )
+        if phase == "move" and not self.rules.targets(state, die):
+            raise NotationError("die", f"{turn} has no legal move with a {die}, so the roll "
+                                "would have been skipped")
+        return state
+
+
+COURTYARD = CourtyardRules("courtyard", "Courtyard", entry_values=(1, 6), capture_to_unlock=True)
+CLASSIC = CourtyardRules("classic", "Classic", entry_values=(6,), capture_to_unlock=False)
