@@ -1,0 +1,78 @@
+# Courtyard Ludo. User-facing targets:
+#   make serve   install what is needed, then serve the game at http://127.0.0.1:8000/
+#   make test    install test dependencies (and Debian's chromium if missing), lint, run all tests
+#   make dist    write dist/, a self-contained static copy of the site
+#   make bench   boot-time (and other) benchmarks in bench/
+# Every install step leaves a stamp file inside the tree it fills (.venv, node_modules, vendor),
+# so a second run does nothing, and deleting that tree forgets the stamp with it.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := serve
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+PIP := $(VPY) -m pip --disable-pip-version-check
+
+REQ_STAMP := $(VENV)/.requirements.stamp
+TEST_STAMP := $(VENV)/.requirements-test.stamp
+NPM_STAMP := node_modules/.npm-ci.stamp
+VENDOR_STAMP := vendor/.vendored.stamp
+
+.PHONY: serve test dist bench pyscript-toml chromium
+
+serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml
+	$(VPY) -m server
+
+# pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
+# committed file matches py/, and regenerating first would hide exactly that drift.
+test: $(TEST_STAMP) $(VENDOR_STAMP) chromium
+	$(VPY) -m ruff check .
+	$(VPY) -m pytest
+
+dist: $(VENDOR_STAMP) pyscript-toml
+	$(PYTHON) tools/build_dist.py
+
+# Every bench/*.py script is a benchmark; boot.py starts its own server and browser.
+bench: $(TEST_STAMP) $(VENDOR_STAMP) pyscript-toml chromium
+	for script in bench/*.py; do echo "== $$script"; $(VPY) "$$script"; done
+
+$(VPY):
+	$(PYTHON) -m venv $(VENV)
+
+# The editable install puts py/ludo on the venv's path, so `.venv/bin/python -m ludo` works.
+$(REQ_STAMP): requirements.txt pyproject.toml | $(VPY)
+	$(PIP) install --quiet -r requirements.txt
+	$(PIP) install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): requirements-test.txt $(REQ_STAMP)
+	$(PIP) install --quiet -r requirements-test.txt
+	touch $@
+
+# Install scripts are not needed: the packages ship their files ready-made.
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+$(VENDOR_STAMP): $(NPM_STAMP) tools/vendor.py
+	$(PYTHON) tools/vendor.py
+	touch $@
+
+# Cheap, and writes only when py/ changed, so it runs every time.
+pyscript-toml:
+	$(PYTHON) tools/gen_pyscript_toml.py
+
+# Playwright cannot download its own browsers here, so the tests use Debian's chromium.
+chromium:
+	@if [ -n "$${LUDO_CHROMIUM:-}$${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  chromium --version; \
+	else \
+	  echo "warning: no chromium and no root apt-get; browser tests fall back to Playwright's own Chromium" >&2; \
+	fi

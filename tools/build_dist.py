@@ -1,0 +1,68 @@
+"""Write dist/: a self-contained static copy of the site that any static host can serve.
+
+    python tools/build_dist.py [--out dist]
+
+Copies whichever of the site's entries exist (the app is still being written, so some may not),
+skipping hidden files and Python caches. Check it with `python -m server --root dist`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Everything a browser may fetch from the app's origin; nothing for development only.
+ENTRIES = (
+    "index.html",
+    "manifest.webmanifest",
+    "manifest.json",
+    "sw.js",
+    "favicon.ico",
+    "pyscript.toml",
+    "css",
+    "icons",
+    "py",
+    "vendor",
+)
+IGNORE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc")
+
+
+def build(root: Path, out: Path) -> list[str]:
+    """Recreate `out` from `root`; returns the entries copied."""
+    if not (root / "vendor" / "pyodide" / "pyodide.mjs").is_file():
+        raise SystemExit("dist: vendor/ is missing; run `make dist` (it vendors the runtime)")
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    copied = []
+    for name in ENTRIES:
+        src = root / name
+        if src.is_dir():
+            shutil.copytree(src, tmp / name, ignore=IGNORE)
+        elif src.is_file():
+            shutil.copy2(src, tmp / name)
+        else:
+            continue
+        copied.append(name)
+    # Swap in whole, so a server already pointed at dist/ never sees it half-written.
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    return copied
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the static dist/ folder.")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist")
+    args = parser.parse_args(argv)
+    copied = build(ROOT, args.out)
+    size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
+    print(f"dist: {', '.join(copied)} -> {args.out} ({size / 1e6:.1f} MB)")
+    print(f"serve it with: python -m server --root {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Copy the browser runtime (Pyodide + PyScript) out of node_modules into vendor/.
+
+Only the files a page actually needs are copied, so vendor/ (and `make dist`) stays small and
+everything is served from our own origin: no CDN at run time.
+
+    python tools/vendor.py            # after `npm ci`
+
+It replaces vendor/pyodide and vendor/pyscript whole, so chunks of an older @pyscript/core
+(their names carry content hashes) never linger next to the new ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The five files Pyodide loads at boot. The npm package has no package wheels, which is why
+# pyscript.toml must not ask for `packages`.
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+
+# package.json pins these exact versions; checking them here catches a stale node_modules.
+EXPECTED_VERSIONS = {"pyodide": "314.0.2", "@pyscript/core": "0.7.31"}
+
+
+def _package_dir(node_modules: Path, name: str) -> Path:
+    pkg = node_modules / name
+    manifest = pkg / "package.json"
+    if not manifest.is_file():
+        raise SystemExit(f"vendor: {pkg} is missing; run `npm ci` first")
+    version = json.loads(manifest.read_text(encoding="utf-8"))["version"]
+    if version != EXPECTED_VERSIONS[name]:
+        raise SystemExit(
+            f"vendor: {name} {version} in node_modules, expected {EXPECTED_VERSIONS[name]};"
+            " run `npm ci`"
+        )
+    return pkg
+
+
+def _replace_dir(dest: Path, fill: Callable[[Path], None]) -> None:
+    """Build into a temporary sibling, then swap it in, so a half-copied dir is never served."""
+    tmp = dest.with_name(dest.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    fill(tmp)
+    old = dest.with_name(dest.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if dest.exists():
+        dest.rename(old)
+    tmp.rename(dest)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def vendor(node_modules: Path, out: Path) -> list[Path]:
+    """Copy the runtime files into `out`; returns the files written."""
+    pyodide = _package_dir(node_modules, "pyodide")
+    pyscript_dist = _package_dir(node_modules, "@pyscript/core") / "dist"
+
+    def fill_pyodide(tmp: Path) -> None:
+        for name in PYODIDE_FILES:
+            shutil.copy2(pyodide / name, tmp / name)
+
+    def fill_pyscript(tmp: Path) -> None:
+        # Source maps are only for debugging PyScript itself and double the size.
+        for src in sorted(pyscript_dist.rglob("*")):
+            if src.is_file() and src.suffix != ".map":
+                dest = tmp / src.relative_to(pyscript_dist)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dest)
+
+    _replace_dir(out / "pyodide", fill_pyodide)
+    _replace_dir(out / "pyscript", fill_pyscript)
+    return sorted(p for p in out.rglob("*") if p.is_file())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--node-modules", type=Path, default=ROOT / "node_modules")
+    parser.add_argument("--out", type=Path, default=ROOT / "vendor")
+    args = parser.parse_args(argv)
+    files = vendor(args.node_modules, args.out)
+    size = sum(p.stat().st_size for p in files)
+    print(f"vendor: {len(files)} runtime files, {size / 1e6:.1f} MB in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
