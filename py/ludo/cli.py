@@ -89,6 +89,8 @@ def _read_input(path: str) -> str:
             return f.read()
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"cannot read {path}: not UTF-8 text") from None
 
 
 def legal(path: str, roll_value: int | None) -> dict[str, Any]:

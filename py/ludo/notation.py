@@ -79,7 +79,7 @@ def record_from_json(data: Any) -> Record:
         raise NotationError("record", "must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise NotationError("format", f"must be {RECORD_FORMAT!r}")
-    if data.get("version") != RECORD_VERSION:
+    if not _is_version(data.get("version"), RECORD_VERSION):
         raise NotationError("version", f"version {data.get('version')!r} is not supported "
                             f"(this app reads version {RECORD_VERSION})")
     extra = set(data) - {"format", "version", "rules", "seats", "seed", "actions"}
@@ -136,6 +136,11 @@ def replay(record: Record) -> list[Any]:
     return states
 
 
+def _is_version(value: Any, version: int) -> bool:
+    """True only for the integer ``version`` itself (not true, not 1.0)."""
+    return type(value) is int and value == version
+
+
 def _load(text: Any, what: str) -> Any:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
@@ -143,9 +148,11 @@ def _load(text: Any, what: str) -> Any:
         raise NotationError(what, "must be JSON text")
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise NotationError(what, f"is not valid JSON ({exc.msg} at line {exc.lineno} "
                             f"column {exc.colno})") from None
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        raise NotationError(what, f"is not valid JSON ({exc})") from None
     except RecursionError:
         raise NotationError(what, "is nested too deeply") from None
 

@@ -39,6 +39,8 @@ MAX_TIMEOUTS = 5  # the fifth timeout eliminates the seat
 SIXES_LIMIT = 3  # the third consecutive six is discarded
 COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
 POSITION_FORMAT = "courtyard-ludo/position"
 POSITION_VERSION = 1
 
@@ -372,6 +374,9 @@ class CourtyardRules:
     def _timeout(self, state: State, value: int | None, events: list[Event]) -> State:
         if state.phase == "move" and value is not None:
             raise IllegalAction("a timeout after the roll plays the rolled die; give no value")
+        if value is not None and (type(value) is not int or not 1 <= value <= 6):
+            # checked here too: the fifth timeout never reaches _roll's check
+            raise IllegalAction(f"a die shows 1..6, not {value!r}")
         colour = state.turn
         ci = COLOUR_INDEX[colour]
         count = state.timeouts[ci] + 1
@@ -389,7 +394,7 @@ class CourtyardRules:
         return self._move(state, token, events)
 
     def _quit(self, state: State, seat: Any, events: list[Event]) -> State:
-        if seat not in COLOUR_INDEX or seat not in state.seats:
+        if not isinstance(seat, str) or seat not in state.seats:
             raise IllegalAction(f"{seat!r} is not a seat in this game")
         if state.out[COLOUR_INDEX[seat]] is not None:
             raise IllegalAction(f"{seat} has already left this game")
@@ -509,7 +514,8 @@ class _PositionReader:
             raise NotationError("position", "must be a JSON object")
         if data.get("format") != POSITION_FORMAT:
             raise NotationError("format", f"must be {POSITION_FORMAT!r}")
-        if data.get("version") != POSITION_VERSION:
+        version = data.get("version")
+        if type(version) is not int or version != POSITION_VERSION:
             raise NotationError("version", f"version {data.get('version')!r} is not supported "
                                 f"(this app reads version {POSITION_VERSION})")
         known = {"format", "version", "rules", "seats", "turn", "phase", "die", "sixes", "tokens",
@@ -555,6 +561,8 @@ class _PositionReader:
             if colour not in seats:
                 raise NotationError(f"unlocked[{i}]", f"{colour!r} is not a seat in this game")
         unlocked = frozenset(unlocked_data)
+        if len(unlocked) != len(unlocked_data):
+            raise NotationError("unlocked", "lists a colour twice")
         if not self.rules.capture_to_unlock and unlocked != frozenset(seats):
             raise NotationError("unlocked", f"every home lane is open in {self.rules.title}")
 
@@ -619,12 +627,10 @@ class _PositionReader:
             raise NotationError("die", f"must be null in the {phase} phase")
 
         rng_text = self.field("rng", str)
-        try:
-            rng_state = int(rng_text, 16)
-        except ValueError:
-            raise NotationError("rng", "must be 16 hexadecimal digits") from None
-        if len(rng_text) != 16:
+        # int(..., 16) alone would also take "-", "0x", "_", spaces and non-ASCII digits
+        if len(rng_text) != 16 or not all(c in _HEX_DIGITS for c in rng_text):
             raise NotationError("rng", "must be 16 hexadecimal digits")
+        rng_state = int(rng_text, 16)
 
         state = State(
             rules=self.rules.name, seats=seats, tokens=tuple(tokens), turn=turn, phase=phase,
