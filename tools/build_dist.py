@@ -27,7 +27,7 @@ ENTRIES = (
     "py",
     "vendor",
 )
-IGNORE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc")
+IGNORE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
 
 
 def build(root: Path, out: Path) -> list[str]:
