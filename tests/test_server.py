@@ -7,6 +7,7 @@ import gzip
 import os
 import urllib.request
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,10 @@ def with_client(
         async with TestClient(TestServer(app or make_app(root))) as client:
             await test(client)
 
-    asyncio.run(run())
+    # In a thread of its own: Playwright's sync API (the e2e fixtures) keeps an event loop
+    # running in the main thread for the whole session, and asyncio.run refuses to nest.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, run()).result()
 
 
 async def raw_status(client: TestClient, target: str) -> int:
