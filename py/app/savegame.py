@@ -1,0 +1,86 @@
+"""The saved game: what localStorage holds, encoded with the engine's notation.
+
+Pure Python (tested in CPython).  The record is the source of truth: loading
+replays it, which re-checks every action, so a tampered or corrupted save is
+reported instead of producing a position the rules could never reach.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json, replay
+
+SAVE_FORMAT = "courtyard-ludo/save"
+SAVE_VERSION = 1
+PLAYER_KINDS = ("human", "easy", "medium", "hard")
+
+
+class SaveError(Exception):
+    """A save that cannot be used; the message is shown to the player."""
+
+
+@dataclass
+class Session:
+    """A game at the table, with everything needed to carry on after a reload."""
+
+    record: Record
+    names: dict[str, str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)  # colour -> kind
+    timer: bool = True
+    deadline: float | None = None  # epoch ms when the current roll's 30 s run out
+    screen: str = "table"  # where the player was: "table" or "home"
+
+    def kind(self, colour: str) -> str:
+        """"human", or the computer level playing ``colour``."""
+        return self.players.get(colour, "human")
+
+
+def encode(session: Session) -> str:
+    """The save as JSON text."""
+    return json.dumps({
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "record": record_to_json(session.record),
+        "names": session.names,
+        "players": session.players,
+        "timer": session.timer,
+        "deadline": session.deadline,
+        "screen": session.screen,
+    }, separators=(",", ":"))
+
+
+def decode(text: str) -> tuple[Session, list[Any]]:
+    """The session and every position of its game; SaveError explains any problem."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):
+        raise SaveError("The save is not readable (it is not valid JSON).") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("The save is not a Courtyard Ludo game.")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(f"The save comes from an incompatible version of the game "
+                        f"(save version {data.get('version')!r}, this app reads {SAVE_VERSION}).")
+    try:
+        record = record_from_json(data.get("record"))
+        states = replay(record)
+    except LudoError as exc:
+        raise SaveError(f"The saved moves do not make a valid game ({exc}).") from None
+    names = data.get("names", {})
+    players = data.get("players", {})
+    if not isinstance(names, dict) or not all(
+            c in COLOURS and isinstance(n, str) and len(n) <= 40 for c, n in names.items()):
+        raise SaveError("The save's player names are damaged.")
+    if not isinstance(players, dict) or not all(
+            c in COLOURS and k in PLAYER_KINDS for c, k in players.items()):
+        raise SaveError("The save's player types are damaged.")
+    deadline = data.get("deadline")
+    if deadline is not None and not isinstance(deadline, int | float):
+        raise SaveError("The save's turn clock is damaged.")
+    screen = data.get("screen", "table")
+    session = Session(record=record, names=dict(names), players=dict(players),
+                      timer=bool(data.get("timer", True)), deadline=deadline,
+                      screen=screen if screen in ("table", "home") else "table")
+    return session, states
