@@ -7,10 +7,10 @@ browser (``js``, ``pyodide``, ``pyscript``) -- a test enforces that.
 from .actions import Action, move, quit_seat, roll, timeout
 from .engine import (
     RULESETS,
-    default_seats,
     active_seats,
     apply,
     auto_action,
+    default_seats,
     distinct_moves,
     is_over,
     legal_actions,
@@ -37,6 +37,7 @@ from .notation import (
 
 __all__ = [
     "COLOURS", "RULESETS", "Action", "IllegalAction", "LudoError", "NotationError", "Record",
+    "default_seats",
     "active_seats", "apply", "auto_action", "distinct_moves", "format_position",
     "format_record", "is_over", "legal_actions", "move", "new_game", "next_player",
     "parse_position", "parse_record", "play", "position_from_json", "position_to_json",

@@ -126,7 +126,8 @@ def _yard_box(colour: str) -> tuple[float, float]:
 def _yard_spots(colour: str) -> tuple[tuple[float, float], ...]:
     turns = _BOARD_TURN + colour_index(colour)
     # four circles in a 2x2 pattern inside the 6x6 yard, rotated with the yard
-    return tuple(_rotate_point((x, y), turns) for x, y in ((2.0, 2.0), (4.0, 2.0), (2.0, 4.0), (4.0, 4.0)))
+    pattern = ((2.0, 2.0), (4.0, 2.0), (2.0, 4.0), (4.0, 4.0))
+    return tuple(_rotate_point(point, turns) for point in pattern)
 
 
 def _rotate_point(point: tuple[float, float], quarter_turns: int) -> tuple[float, float]:
@@ -162,7 +163,8 @@ def token_point(colour: str, token: int, position: int) -> tuple[float, float]:
     return cell_centre(TRACK_CELLS[position])
 
 
-def rotate_point_for_view(point: tuple[float, float], colour_at_bottom_left: str) -> tuple[float, float]:
+def rotate_point_for_view(point: tuple[float, float],
+                          colour_at_bottom_left: str) -> tuple[float, float]:
     """Rotate a board point so that ``colour_at_bottom_left`` sits bottom left.
 
     The view uses this online, where each player sees their own colour at the

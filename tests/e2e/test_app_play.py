@@ -1,0 +1,283 @@
+"""The game in a real browser: boot, complete games by mouse and keyboard, auto-move,
+reload, Home, quit, the turn timer and a corrupted save.
+
+The page boots once per module; each test starts its games from the home screen.  The test
+side predicts what the page must do with the same engine in CPython: it reads the page's
+position through the read-only ``window.ludo`` hook.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from ludo import Action, apply, distinct_moves, parse_position, resolve
+
+BOOT_TIMEOUT_MS = 60_000
+FAST = "?auto_delay=0&pace_ms=0"
+SAVE_KEY = "courtyard-ludo/save"
+
+
+def _new_page(browser: Browser, url: str) -> Page:
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.console_errors = []
+    page.requests = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.console_errors.append(f"pageerror: {e}"))
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.goto(url)
+    wait_ready(page)
+    return page
+
+
+def wait_ready(page: Page) -> None:
+    page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
+
+
+@pytest.fixture(scope="module")
+def table(browser: Browser, server_url: str) -> Iterator[Page]:
+    page = _new_page(browser, server_url + FAST)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def position(page: Page):
+    return parse_position(page.evaluate("window.ludo.position()"))
+
+
+def position_text(page: Page) -> str:
+    return page.evaluate("window.ludo.position()")
+
+
+def wait_change(page: Page, before: str) -> None:
+    page.wait_for_function("prev => window.ludo.position() !== prev", arg=before, timeout=10_000)
+
+
+def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bool = False,
+               names: dict[str, str] | None = None) -> None:
+    page.goto(page.url.split("#")[0] + "#home")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    page.check(f'input[name="rules"][value="{rules}"]')
+    for colour in ("red", "green", "yellow", "blue"):
+        box = page.locator(f'input[name="seat"][value="{colour}"]')
+        box.set_checked(colour in seats)
+        page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
+        page.select_option(f'[name="kind-{colour}"]', "human")
+    page.locator("#opt-timer").set_checked(timer)
+    page.click("#btn-start")
+    page.wait_for_selector("#screen-table:not([hidden])")
+
+
+def play_to_the_end(page: Page, max_steps: int = 4000) -> dict[str, int]:
+    """Play through the UI, alternating mouse and keyboard; returns counts of what happened."""
+    seen = {"mouse": 0, "keyboard": 0, "auto": 0, "choices": 0}
+    for step in range(max_steps):
+        text = position_text(page)
+        state = parse_position(text)
+        if state.phase == "over":
+            return seen
+        keyboard = step % 2 == 1
+        if state.phase == "roll":
+            rolled = resolve(state, Action("roll"))
+            after, _ = apply(state, rolled)
+            single = after.phase == "move" and len(distinct_moves(after)) == 1
+            if keyboard:
+                page.focus("#die")
+                page.keyboard.press("Enter" if step % 4 == 1 else " ")
+                seen["keyboard"] += 1
+            else:
+                page.click("#die")
+                seen["mouse"] += 1
+            wait_change(page, text)
+            if single:
+                # the only distinct move plays by itself: no click needed
+                page.wait_for_function(
+                    "prev => { const p = JSON.parse(window.ludo.position());"
+                    " return p.phase !== 'move'; }", arg=None, timeout=10_000)
+                seen["auto"] += 1
+        else:
+            moves = distinct_moves(state)
+            assert len(moves) > 1, "a single move must have played automatically"
+            seen["choices"] += 1
+            tokens = page.locator("#board .token.movable")
+            assert tokens.count() >= len(moves)
+            if keyboard:
+                tokens.first.focus()
+                page.keyboard.press("ArrowRight")
+                page.keyboard.press("Enter")
+                seen["keyboard"] += 1
+            else:
+                tokens.nth(step % tokens.count()).click()
+                seen["mouse"] += 1
+            wait_change(page, text)
+    raise AssertionError("the game did not finish")
+
+
+def roll_until_choice(page: Page) -> str:
+    """Click the die until the player must choose between moves; returns that position."""
+    for _ in range(600):
+        text = position_text(page)
+        state = parse_position(text)
+        if state.phase == "move" and len(distinct_moves(state)) > 1:
+            return text
+        if state.phase == "move":  # a single move is about to play by itself
+            wait_change(page, text)
+            continue
+        page.click("#die")
+        wait_change(page, text)
+    raise AssertionError("no choice of moves came up")
+
+
+def test_boot_is_same_origin_and_clean(table: Page, server_url: str) -> None:
+    offsite = [u for u in table.requests
+               if not u.startswith(server_url) and not u.startswith(("data:", "blob:"))]
+    assert offsite == []
+    assert table.console_errors == []
+    assert table.is_visible("#screen-home")
+    assert not table.is_visible("#loading")
+    # the board the page painted before Python ran is the engine's board
+    assert table.locator("#board rect[data-square]").count() == 52
+
+
+def test_complete_two_player_game_by_mouse_and_keyboard(table: Page) -> None:
+    start_game(table, ["red", "yellow"], names={"red": "Ada", "yellow": "Bo"})
+    seen = play_to_the_end(table)
+    assert seen["mouse"] and seen["keyboard"] and seen["auto"] and seen["choices"]
+    state = position(table)
+    assert state.winner in ("red", "yellow")
+    dialog = table.locator("#dlg-winner")
+    dialog.wait_for(state="visible")
+    assert ("Ada" if state.winner == "red" else "Bo") in dialog.inner_text()
+    assert "all four tokens home" in dialog.inner_text()
+    # rematch: same seats, a fresh game
+    table.click("#winner-rematch")
+    table.wait_for_function("JSON.parse(window.ludo.position()).phase === 'roll'")
+    again = position(table)
+    assert again.seats == ("red", "yellow") and again.winner is None
+    assert all(p == -1 for p in again.tokens[0])
+    assert table.console_errors == []
+
+
+def test_complete_four_player_game(table: Page) -> None:
+    start_game(table, ["red", "green", "yellow", "blue"], rules="classic")
+    seen = play_to_the_end(table)
+    assert seen["mouse"] and seen["keyboard"]
+    assert position(table).winner is not None
+    table.locator("#dlg-winner").wait_for(state="visible")
+    table.click("#winner-home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert table.console_errors == []
+
+
+def test_roll_highlights_tokens_and_announces(table: Page) -> None:
+    start_game(table, ["red", "green", "yellow"])
+    state = parse_position(roll_until_choice(table))
+    assert len(distinct_moves(state)) > 1
+    movable = table.locator("#board .token.movable")
+    legal = json.loads(table.evaluate("window.ludo.legal()"))
+    assert {int(t) for t in movable.evaluate_all("els => els.map(e => e.dataset.token)")} == {
+        a["token"] for a in legal}
+    assert table.locator("#board .token.movable").first.get_attribute("aria-label")
+    assert "rolled" in table.inner_text("#announcer")
+    assert table.evaluate("document.activeElement.classList.contains('movable')")
+
+
+def test_reload_mid_turn_restores_the_game(table: Page) -> None:
+    start_game(table, ["red", "yellow"])
+    before = roll_until_choice(table)
+    table.reload()
+    wait_ready(table)
+    assert table.is_visible("#screen-table")
+    assert position_text(table) == before
+    # the same roll can still be played after the reload
+    table.locator("#board .token.movable").first.click()
+    wait_change(table, before)
+
+
+def test_home_keeps_the_game_and_resume_returns(table: Page) -> None:
+    start_game(table, ["red", "green"])
+    text = position_text(table)
+    table.click("#die")
+    wait_change(table, text)
+    during = position_text(table)
+    table.click("#btn-home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert table.is_visible("#resume-box")
+    table.click("#btn-resume")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert position_text(table) == during
+
+
+def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
+    start_game(table, ["red", "green", "yellow"])
+    state = position(table)
+    table.click("#btn-quit")
+    dialog = table.locator("#dlg-quit")
+    dialog.wait_for(state="visible")
+    assert "All your tokens will be removed, and you cannot rejoin this match." in \
+        dialog.inner_text()
+    table.click("#quit-cancel")
+    assert position(table) == state  # cancelling changes nothing
+    quitter = state.turn
+    table.click("#btn-quit")
+    table.select_option("#quit-seat", quitter)
+    table.click("#quit-confirm")
+    table.wait_for_function(f"JSON.parse(window.ludo.position()).out.{quitter} === 'quit'")
+    after = position(table)
+    assert after.turn != quitter and after.phase == "roll"
+    assert after.tokens[("red", "green", "yellow", "blue").index(quitter)] == ()
+    remaining = [c for c in after.seats if c != quitter]
+    table.click("#btn-quit")
+    table.select_option("#quit-seat", remaining[0])
+    table.click("#quit-confirm")
+    table.locator("#dlg-winner").wait_for(state="visible")
+    assert position(table).winner == remaining[1]
+    assert "last player remaining" in table.inner_text("#dlg-winner")
+    table.click("#winner-home")
+
+
+def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> None:
+    page = _new_page(browser, server_url)
+    try:
+        page.evaluate(f"localStorage.setItem({SAVE_KEY!r}, '{{not json')")
+        page.reload()
+        wait_ready(page)
+        dialog = page.locator("#dlg-error")
+        dialog.wait_for(state="visible")
+        assert "could not be loaded" in dialog.inner_text()
+        page.click("#error-new")
+        page.wait_for_selector("#screen-home:not([hidden])")
+        assert page.evaluate(f"localStorage.getItem({SAVE_KEY!r})") is None
+        # an incompatible version is explained too
+        page.evaluate(f"localStorage.setItem({SAVE_KEY!r}, JSON.stringify("
+                      "{format: 'courtyard-ludo/save', version: 99}))")
+        page.reload()
+        wait_ready(page)
+        page.locator("#dlg-error").wait_for(state="visible")
+        assert "incompatible version" in page.inner_text("#dlg-error")
+        assert page.console_errors == []
+    finally:
+        page.context.close()
+
+
+def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str) -> None:
+    page = _new_page(browser, server_url + "?turn_seconds=1&auto_delay=0")
+    try:
+        start_game(page, ["red", "blue"], timer=True)
+        assert page.is_visible("#timer")
+        page.locator("#dlg-winner").wait_for(state="visible", timeout=40_000)
+        state = position(page)
+        loser = "red" if state.winner == "blue" else "blue"
+        assert state.out[("red", "green", "yellow", "blue").index(loser)] == "eliminated"
+        assert state.timeouts[("red", "green", "yellow", "blue").index(loser)] == 5
+        assert "timeouts 5/5" in page.inner_text("#seats")
+        page.click("#winner-home")
+        assert page.console_errors == []
+    finally:
+        page.context.close()
