@@ -101,14 +101,71 @@ def warm_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list
         context.close()
 
 
-def measure_latency(page: Page, runs: int) -> dict[str, float]:
-    """Interaction latency on the app page, in ms: TO BE WRITTEN with the app.
+# Runs inside the page: time a synchronous click until the DOM shows its result, and until
+# the next animation frame (when the browser can paint it).  Python handles the click
+# synchronously, so the first figure is the app's own work.
+_TIMED_CLICK_JS = """
+async ([selector, index]) => {
+  const el = document.querySelectorAll(selector)[index];
+  const before = window.ludo.position();
+  const t0 = performance.now();
+  el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  const t1 = performance.now();
+  await new Promise(r => requestAnimationFrame(() => r()));
+  const t2 = performance.now();
+  return {dom: t1 - t0, frame: t2 - t0, changed: window.ludo.position() !== before,
+          highlighted: document.querySelectorAll("#board .token.movable").length};
+}
+"""
 
-    Planned: drive the game through `window.ludo` hooks that py/app exposes (e.g. roll a die,
-    choose a move) and time input-to-rendered-board, median of `runs` per action, returning
-    e.g. {"roll": ..., "move": ...}. `page` is the app page, already booted and ready.
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def measure_latency(page: Page, runs: int) -> dict[str, float]:
+    """Interaction latency on the app page, in ms (median and p95 of >= 20 samples each).
+
+    - die click to the highlighted tokens shown (rolls that leave a choice of moves);
+    - token click to the board updated, before any animation.
+    A 2-player game with the timer off is driven through the real click handlers.
     """
-    raise NotImplementedError("interaction latency needs the app's window.ludo hooks")
+    page.goto(page.url.split("?")[0].split("#")[0] + "?auto_delay=0#home")
+    page.wait_for_selector(READY, state="attached")
+    page.locator("#opt-timer").set_checked(False)
+    page.click("#btn-start")
+    page.wait_for_selector("#screen-table:not([hidden])")
+    samples = max(20, runs)
+    roll: list[float] = []
+    roll_frame: list[float] = []
+    move: list[float] = []
+    move_frame: list[float] = []
+    for _ in range(samples * 40):
+        if len(roll) >= samples and len(move) >= samples:
+            break
+        state = json.loads(page.evaluate("window.ludo.position()"))
+        if state["phase"] == "over":
+            page.click("#winner-rematch")
+            continue
+        if state["phase"] == "roll":
+            result = page.evaluate(_TIMED_CLICK_JS, ["#die", 0])
+            if result["highlighted"] > 1:  # a choice: the highlights are what we time
+                roll.append(result["dom"])
+                roll_frame.append(result["frame"])
+        elif page.locator("#board .token.movable").count() > 1:
+            result = page.evaluate(_TIMED_CLICK_JS, ["#board .token.movable", 0])
+            move.append(result["dom"])
+            move_frame.append(result["frame"])
+        else:
+            page.wait_for_timeout(5)  # an automatic move is about to play
+    figures: dict[str, float] = {"samples_roll": len(roll), "samples_move": len(move)}
+    for name, values in (("roll_to_highlights", roll), ("roll_to_next_frame", roll_frame),
+                         ("move_to_board", move), ("move_to_next_frame", move_frame)):
+        if values:
+            figures[f"{name}_median_ms"] = round(statistics.median(values), 2)
+            figures[f"{name}_p95_ms"] = round(_percentile(values, 0.95), 2)
+    return figures
 
 
 def bench_page(browser: Browser, url: str, runs: int, timeout_ms: float) -> dict[str, object]:
