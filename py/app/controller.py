@@ -145,6 +145,11 @@ class Controller:
         self.route()
         document.documentElement.dataset.ready = "1"
         self.schedule()
+        try:  # offline play, updates and Install; the game works without them
+            from . import pwa
+            pwa.start(self)
+        except Exception as exc:  # noqa: BLE001
+            window.console.warn(f"offline support failed to start: {exc}")
 
     def _expose_test_hooks(self) -> None:
         # Read-only hooks for automated tests; they never change the game.
@@ -276,6 +281,7 @@ class Controller:
         self.save()
         self.go("table")
         self.announce(f"{first} starts. {self._prompt()}")
+        self.schedule()
 
     # -- navigation ----------------------------------------------------------
 

@@ -60,7 +60,7 @@ def wait_change(page: Page, before: str) -> None:
 
 
 def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bool = False,
-               names: dict[str, str] | None = None) -> None:
+               names: dict[str, str] | None = None, kinds: dict[str, str] | None = None) -> None:
     page.goto(page.url.split("#")[0] + "#home")
     page.wait_for_selector("#screen-home:not([hidden])")
     page.check(f'input[name="rules"][value="{rules}"]')
@@ -68,7 +68,7 @@ def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bo
         box = page.locator(f'input[name="seat"][value="{colour}"]')
         box.set_checked(colour in seats)
         page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
-        page.select_option(f'[name="kind-{colour}"]', "human")
+        page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     page.locator("#opt-timer").set_checked(timer)
     page.click("#btn-start")
     page.wait_for_selector("#screen-table:not([hidden])")

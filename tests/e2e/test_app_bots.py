@@ -1,0 +1,102 @@
+"""Computer players in the browser: a person against three computers, and a reload
+while a computer is thinking."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+from test_app_play import (
+    SAVE_KEY,
+    _new_page,
+    parse_position,
+    position,
+    position_text,
+    start_game,
+    wait_change,
+    wait_ready,
+)
+
+from ludo import distinct_moves, format_position, record_from_json, replay
+
+COMPUTERS = {"green": "easy", "yellow": "medium", "blue": "hard"}
+
+
+@pytest.fixture(scope="module")
+def table(browser: Browser, server_url: str) -> Iterator[Page]:
+    page = _new_page(browser, server_url + "?auto_delay=0&pace_ms=0")
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def test_person_against_three_computers_to_the_end(table: Page) -> None:
+    start_game(table, ["red", "green", "yellow", "blue"], kinds=COMPUTERS)
+    assert "computer" in table.inner_text("#seats") or "hard" in table.inner_text("#seats")
+    mouse = keyboard = 0
+    for step in range(5000):
+        # read the position and the controls in one go: computers move between calls
+        text, die_disabled, timer_hidden = table.evaluate(
+            "() => [window.ludo.position(), document.getElementById('die').disabled,"
+            " document.getElementById('timer').hidden]")
+        state = parse_position(text)
+        if state.phase == "over":
+            break
+        if state.turn != "red":
+            # computers play by themselves: the die is not the person's, no clock runs
+            assert die_disabled and timer_hidden
+            wait_change(table, text)
+            continue
+        if state.phase == "roll":
+            if step % 2:
+                table.focus("#die")
+                table.keyboard.press("Enter")
+                keyboard += 1
+            else:
+                table.click("#die")
+                mouse += 1
+        elif len(distinct_moves(state)) > 1:
+            if step % 2:
+                table.locator("#board .token.movable").first.focus()
+                table.keyboard.press("Enter")
+                keyboard += 1
+            else:
+                table.locator("#board .token.movable").last.click()
+                mouse += 1
+        wait_change(table, text)
+    else:
+        raise AssertionError("the game did not finish")
+    assert mouse and keyboard
+    table.locator("#dlg-winner").wait_for(state="visible")
+    assert table.console_errors == []
+    table.click("#winner-home")
+
+
+def test_reload_during_a_computer_turn_resumes(browser: Browser, server_url: str) -> None:
+    # slow computers, so the reload surely lands while one is about to act
+    page = _new_page(browser, server_url + "?auto_delay=0&pace_ms=400")
+    try:
+        start_game(page, ["red", "yellow"], kinds={"red": "medium", "yellow": "medium"})
+        page.wait_for_function(
+            "JSON.parse(window.ludo.position()).tokens.red.concat("
+            "JSON.parse(window.ludo.position()).tokens.yellow).some(t => t !== 'yard')",
+            timeout=60_000)
+        saved = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
+        page.reload()
+        wait_ready(page)
+        assert page.is_visible("#screen-table")
+        save_text, after = page.evaluate(
+            f"() => [localStorage.getItem({SAVE_KEY!r}), window.ludo.position()]")
+        restored = json.loads(save_text)["record"]
+        # nothing lost: the restored game continues the record saved before the reload
+        assert restored["actions"][:len(saved["actions"])] == saved["actions"]
+        assert after == format_position(replay(record_from_json(restored))[-1])
+        wait_change(page, after)  # and the computers carry on by themselves
+        wait_change(page, position_text(page))
+        assert len(position(page).seats) == 2
+        assert page.console_errors == []
+    finally:
+        page.context.close()
