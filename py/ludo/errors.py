@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 
 class LudoError(ValueError):
     """Base class: every engine error is a ``ValueError`` with a clear message."""
@@ -19,6 +21,12 @@ class NotationError(LudoError):
     """
 
     def __init__(self, field: str, problem: str) -> None:
+        # Field names can come from the input (an unknown key, a colour used as a
+        # key): keep the message on one line and never let the field be blank.
+        if not field or not field.isprintable():
+            field = json.dumps(field)
+        if not problem.isprintable():
+            problem = json.dumps(problem)[1:-1]
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")

@@ -15,7 +15,7 @@ from .actions import Action
 from .engine import apply, new_game, resolve, rules_for
 from .errors import IllegalAction, LudoError, NotationError
 from .rules.base import Event
-from .rules.courtyard import normalise_seats
+from .rules.courtyard import POSITION_FORMAT, POSITION_VERSION, normalise_seats
 
 RECORD_FORMAT = "courtyard-ludo/record"
 RECORD_VERSION = 1
@@ -31,6 +31,12 @@ def position_from_json(data: Any) -> Any:
     """Parse a position from its JSON object."""
     if not isinstance(data, dict):
         raise NotationError("position", "must be a JSON object")
+    # format and version first: they say how to read everything else, "rules" included
+    if data.get("format") != POSITION_FORMAT:
+        raise NotationError("format", f"must be {POSITION_FORMAT!r}")
+    if not _is_version(data.get("version"), POSITION_VERSION):
+        raise NotationError("version", f"version {data.get('version')!r} is not supported "
+                            f"(this app reads version {POSITION_VERSION})")
     return rules_for(data.get("rules")).from_json(data)
 
 
@@ -84,7 +90,7 @@ def record_from_json(data: Any) -> Record:
                             f"(this app reads version {RECORD_VERSION})")
     extra = set(data) - {"format", "version", "rules", "seats", "seed", "actions"}
     if extra:
-        raise NotationError(sorted(extra)[0], "is not a field of a record")
+        raise NotationError(sorted(map(str, extra))[0], "is not a field of a record")
     rules = rules_for(data.get("rules"))
     if "seats" not in data:
         raise NotationError("seats", "is missing")

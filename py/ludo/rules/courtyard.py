@@ -26,7 +26,6 @@ from ..geometry import (
     ENTRANCE_SQUARES,
     HOME,
     LANE_FIRST,
-    LANE_LAST,
     SAFE_SQUARES,
     START_SQUARES,
     TRACK_LENGTH,
@@ -487,7 +486,8 @@ def parse_square(colour: str, value: Any, field: str) -> int:
                     field, f"a {colour} token cannot be in {lane_colour}'s home lane")
             return LANE_FIRST + int(number) - 1
     raise NotationError(
-        field, f"{value!r} is not a square (use \"yard\", 0..51, \"{colour}-lane-1..5\" or \"home\")")
+        field,
+        f"{value!r} is not a square (use \"yard\", 0..51, \"{colour}-lane-1..5\" or \"home\")")
 
 
 class _PositionReader:
@@ -518,11 +518,14 @@ class _PositionReader:
         if type(version) is not int or version != POSITION_VERSION:
             raise NotationError("version", f"version {data.get('version')!r} is not supported "
                                 f"(this app reads version {POSITION_VERSION})")
-        known = {"format", "version", "rules", "seats", "turn", "phase", "die", "sixes", "tokens",
-                 "unlocked", "timeouts", "out", "winner", "rng"}
-        extra = set(data) - known
+        known = ("format", "version", "rules", "seats", "turn", "phase", "die", "sixes", "tokens",
+                 "unlocked", "timeouts", "out", "winner", "rng")
+        extra = set(data) - set(known)
         if extra:
-            raise NotationError(sorted(extra)[0], "is not a field of a position")
+            raise NotationError(sorted(map(str, extra))[0], "is not a field of a position")
+        for name in known:  # every field is written, null ones ("die", "winner") included
+            if name not in data:
+                raise NotationError(name, "is missing")
         if data.get("rules") != self.rules.name:
             raise NotationError("rules", f"expected {self.rules.name!r}")
         seats = normalise_seats(self.field("seats", list), self.rules.min_players,
