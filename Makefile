@@ -3,6 +3,8 @@
 #   make test    install test dependencies (and Debian's chromium if missing), lint, run all tests
 #   make dist    write dist/, a self-contained static copy of the site
 #   make bench   boot-time (and other) benchmarks in bench/
+# Each of serve, test, dist and bench first renders icons/*.png from icons/icon.svg and writes
+# sw.js (the service worker with its precache list); both are build output, not committed.
 # Every install step leaves a stamp file inside the tree it fills (.venv, node_modules, vendor),
 # so a second run does nothing, and deleting that tree forgets the stamp with it.
 
@@ -20,22 +22,23 @@ TEST_STAMP := $(VENV)/.requirements-test.stamp
 NPM_STAMP := node_modules/.npm-ci.stamp
 VENDOR_STAMP := vendor/.vendored.stamp
 
-.PHONY: serve test dist bench pyscript-toml chromium
+.PHONY: serve test dist bench pyscript-toml chromium icons sw
 
-serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml
+serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 	$(VPY) -m server
 
 # pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
 # committed file matches py/, and regenerating first would hide exactly that drift.
-test: $(TEST_STAMP) $(VENDOR_STAMP) chromium
+test: $(TEST_STAMP) $(VENDOR_STAMP) chromium icons sw
 	$(VPY) -m ruff check .
 	$(VPY) -m pytest
 
-dist: $(VENDOR_STAMP) pyscript-toml
+# build_dist.py writes dist/sw.js itself, from the files it copied.
+dist: $(VENDOR_STAMP) pyscript-toml icons
 	$(PYTHON) tools/build_dist.py
 
 # Every bench/*.py script is a benchmark; boot.py starts its own server and browser.
-bench: $(TEST_STAMP) $(VENDOR_STAMP) pyscript-toml chromium
+bench: $(TEST_STAMP) $(VENDOR_STAMP) pyscript-toml chromium icons sw
 	for script in bench/*.py; do echo "== $$script"; $(VPY) "$$script"; done
 
 $(VPY):
@@ -63,6 +66,15 @@ $(VENDOR_STAMP): $(NPM_STAMP) tools/vendor.py
 # Cheap, and writes only when py/ changed, so it runs every time.
 pyscript-toml:
 	$(PYTHON) tools/gen_pyscript_toml.py
+
+# Both are cheap and write only what changed, so they run every time. sw.js hashes the
+# icons, the vendored runtime and pyscript.toml as they are (test does not regenerate the
+# latter, see above), so it comes after them in each target's list.
+icons: $(REQ_STAMP)
+	$(VPY) tools/build_icons.py
+
+sw: $(VENDOR_STAMP) icons
+	$(PYTHON) tools/build_sw.py
 
 # Playwright cannot download its own browsers here, so the tests use Debian's chromium.
 chromium:

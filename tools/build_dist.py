@@ -13,6 +13,11 @@ import shutil
 import sys
 from pathlib import Path
 
+try:
+    from tools import build_sw
+except ImportError:  # run as a script: tools/ itself is first on sys.path
+    import build_sw
+
 ROOT = Path(__file__).resolve().parent.parent
 # Everything a browser may fetch from the app's origin; nothing for development only.
 ENTRIES = (
@@ -47,6 +52,11 @@ def build(root: Path, out: Path) -> list[str]:
         else:
             continue
         copied.append(name)
+    # The service worker's precache list and hashes describe exactly the files copied.
+    try:
+        build_sw.write(tmp)
+    except build_sw.BuildError as error:
+        raise SystemExit(f"dist: {error}") from None
     # Swap in whole, so a server already pointed at dist/ never sees it half-written.
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)

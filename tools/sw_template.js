@@ -1,0 +1,133 @@
+/* Service worker template: tools/build_sw.py fills in BUILD and writes sw.js next to the page.
+ *
+ * BUILD = {name, version, cache, index, files: {"./path": "sha256 prefix", ...}}, where files
+ * lists every file the page loads, relative to this script, with a hash of its content, and
+ * cache = name + "-" + version, version being a hash of this code and of that list.
+ *
+ * - install: fills the cache for this version. A file whose hash is unchanged is copied from
+ *   an older cache of ours; anything else is fetched (revalidating the HTTP cache) and its
+ *   content checked against the hash, so a server half-way through a deployment can never
+ *   produce a cache that mixes versions: the install fails and the old version stays.
+ *   It never calls skipWaiting by itself: a new version waits until the page asks for it
+ *   (the player accepted "Update available") or until no page of the old version is open.
+ * - activate: deletes our older caches, then takes control of open pages.
+ * - fetch: the precached files come from the cache (offline first); `ignoreSearch`, so
+ *   "./?room=abc" or "./index.html?x=1" open offline too. Everything else goes to the network
+ *   untouched.
+ * - message {type: "SKIP_WAITING"}: activate now; {type: "VERSION"} answers on the port given.
+ */
+"use strict";
+
+const BUILD = __BUILD__;
+
+const CACHE = BUILD.cache;
+const url = (relative) => new URL(relative, self.location.href).href;
+const INDEX = url(BUILD.index);
+const SCOPE = self.registration.scope;
+// Stored in the cache last, so its presence means the cache is complete; it records which
+// version of each file the cache holds (for the next version's install to reuse) and which
+// files this install had to download.
+const MANIFEST = url("./__precache__.json");
+const FILES = new Map(Object.entries(BUILD.files).map(([file, hash]) => [url(file), hash]));
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// url -> {cache, hash} of copies held by our older, complete caches.
+async function reusable() {
+  const found = new Map();
+  for (const name of await caches.keys()) {
+    if (name === CACHE || !name.startsWith(BUILD.name + "-")) continue;
+    const cache = await caches.open(name);
+    const manifest = await cache.match(MANIFEST);
+    if (!manifest) continue;
+    for (const [file, hash] of Object.entries((await manifest.json()).files)) {
+      if (!found.has(file)) found.set(file, { cache, hash });
+    }
+  }
+  return found;
+}
+
+// Puts one file into the cache; returns whether it had to be fetched.
+async function store(cache, file, hash, old) {
+  const previous = old.get(file);
+  if (previous && previous.hash === hash) {
+    const copy = await previous.cache.match(file);
+    if (copy) {
+      await cache.put(file, copy);
+      return false;
+    }
+  }
+  const response = await fetch(file, { cache: "no-cache", credentials: "same-origin" });
+  if (!response.ok || response.redirected) {
+    throw new Error(`precache: ${file} answered ${response.status}`);
+  }
+  const actual = await sha256(await response.clone().arrayBuffer());
+  if (!actual.startsWith(hash)) {
+    throw new Error(`precache: ${file} does not match this sw.js (rebuild it with tools/build_sw.py)`);
+  }
+  await cache.put(file, response);
+  return true;
+}
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  if (await cache.match(MANIFEST)) return; // complete already
+  try {
+    const old = await reusable();
+    const entries = [...FILES];
+    const fetched = await Promise.all(entries.map(([file, hash]) => store(cache, file, hash, old)));
+    const record = JSON.stringify({
+      version: BUILD.version,
+      files: Object.fromEntries(FILES),
+      fetched: entries.filter((entry, i) => fetched[i]).map(([file]) => file),
+    });
+    await cache.put(MANIFEST, new Response(record, { headers: { "Content-Type": "application/json" } }));
+  } catch (error) {
+    await caches.delete(CACHE);
+    throw error;
+  }
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== CACHE && name.startsWith(BUILD.name + "-")) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function fromCache(request, key) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(key === INDEX ? INDEX : request, { ignoreSearch: true, ignoreVary: true });
+  return hit || fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const target = new URL(request.url);
+  if (target.origin !== self.location.origin) return;
+  target.search = "";
+  target.hash = "";
+  let key = target.href;
+  if (key === SCOPE && request.mode === "navigate") key = INDEX;
+  if (!FILES.has(key)) return; // not part of the app: the network, as without a worker
+  event.respondWith(fromCache(request, key));
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "SKIP_WAITING") {
+    self.skipWaiting();
+  } else if (data.type === "VERSION" && event.ports[0]) {
+    event.ports[0].postMessage({ version: BUILD.version, cache: CACHE });
+  }
+});
