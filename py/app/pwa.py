@@ -1,0 +1,224 @@
+"""Offline and installable: the service worker, the update prompt, Install, the offline badge.
+
+`start(controller)` runs at the end of Controller.boot(), once the game is on screen, so the
+service worker's precache (the whole 14 MB runtime, revalidated against the HTTP cache the page
+has just filled) never competes with the first boot.
+
+Updates: sw.js (tools/build_sw.py) installs a new version in the background and then waits; it
+never activates itself while a page of the old version is open. This module shows
+#update-banner ("Update available", Reload) when a new version is waiting. Only when the player
+accepts does it save the game, tell the waiting worker to take over (SKIP_WAITING) and reload
+on `controllerchange`, back into the same saved game. A page that did not ask (another tab)
+keeps running and shows the banner instead, so a game is never interrupted by an update the
+player did not accept.
+
+Install: `beforeinstallprompt` (Chromium browsers) shows #btn-install on the "Make yourself at
+home" page; elsewhere that page's per-platform steps are the way. index.html keeps an early
+event in `window.ludoInstallPrompt`, as it can fire before Python is up.
+
+Offline: #net-status is shown while `navigator.onLine` is false.
+
+`?sw=off` in the URL unregisters the worker and drops its caches (for development: with the
+worker, the page runs the cached build until the next sw.js arrives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy, is_none, to_js
+
+SW_URL = "./sw.js"
+SW_SCOPE = "./"
+CACHE_PREFIX = "courtyard-ludo-"  # the cache names tools/build_sw.py gives the app
+UPDATE_CHECK_MS = 30 * 60 * 1000  # also checked on coming back online and on focus
+RELOAD_FALLBACK_MS = 4000  # reload anyway if the new worker never takes over
+
+_started: Pwa | None = None
+
+
+def _el(element_id: str) -> Any:
+    return document.getElementById(element_id)
+
+
+def _js(value: Any) -> Any:
+    return to_js(value, dict_converter=window.Object.fromEntries)
+
+
+def _has(obj: Any, name: str) -> bool:
+    return bool(window.Reflect.has(obj, name))
+
+
+def _warn(message: str) -> None:
+    # A warning, not an error: offline support failing must not look like the game failing.
+    window.console.warn(f"Courtyard Ludo offline support: {message}")
+
+
+class Pwa:
+    def __init__(self, controller: Any) -> None:
+        self.controller = controller
+        self.registration: Any = None
+        self.accepted = False  # the player asked for the update in this tab
+        self.had_controller = False
+        self.install_prompt: Any = None
+        self._proxies: list[Any] = []
+
+    def _on(self, target: Any, event: str, handler: Any) -> None:
+        proxy = create_proxy(handler)
+        self._proxies.append(proxy)
+        target.addEventListener(event, proxy)
+
+    def _later(self, delay_ms: float, fn: Any) -> None:
+        proxy = create_proxy(lambda *_: fn())
+        self._proxies.append(proxy)
+        window.setTimeout(proxy, delay_ms)
+
+    # -- start ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._watch_network()
+        self._watch_install()
+        self._on(_el("btn-update"), "click", self.on_update_accepted)
+        params = window.URLSearchParams.new(window.location.search)
+        off = str(params.get("sw")) == "off"
+        if not (window.isSecureContext and _has(window.navigator, "serviceWorker")):
+            return  # plain http on another host, or an old browser: online only
+        task = self.unregister() if off else self.register()
+        asyncio.ensure_future(task)
+
+    # -- offline badge --------------------------------------------------------------------------
+
+    def _watch_network(self) -> None:
+        self._on(window, "online", lambda e: self.on_network(True))
+        self._on(window, "offline", lambda e: self.on_network(False))
+        self.on_network(bool(window.navigator.onLine))
+
+    def on_network(self, online: bool) -> None:
+        _el("net-status").hidden = online
+        if online:
+            self.check_for_update()
+
+    # -- install button -------------------------------------------------------------------------
+
+    def _watch_install(self) -> None:
+        self._on(window, "beforeinstallprompt", self.on_before_install)
+        self._on(window, "appinstalled", lambda e: self._set_install(None))
+        self._on(_el("btn-install"), "click", lambda e: asyncio.ensure_future(self.install()))
+        early = window.ludoInstallPrompt if _has(window, "ludoInstallPrompt") else None
+        if early is not None and not is_none(early):
+            self._set_install(early)
+
+    def on_before_install(self, event: Any) -> None:
+        event.preventDefault()  # our button instead of the browser's mini-infobar
+        self._set_install(event)
+
+    def _set_install(self, event: Any) -> None:
+        self.install_prompt = event
+        _el("btn-install").hidden = event is None
+
+    async def install(self) -> None:
+        event = self.install_prompt
+        if event is None:
+            return
+        self._set_install(None)  # a prompt event can be used once
+        try:
+            await event.prompt()
+            await event.userChoice
+        except Exception as exc:  # noqa: BLE001 - the browser refused; the steps still apply
+            _warn(f"install prompt failed: {exc}")
+
+    # -- service worker -------------------------------------------------------------------------
+
+    async def register(self) -> None:
+        container = window.navigator.serviceWorker
+        self.had_controller = not is_none(container.controller)
+        self._on(container, "controllerchange", self.on_controller_change)
+        try:
+            registration = await container.register(
+                SW_URL, _js({"scope": SW_SCOPE, "updateViaCache": "none"})
+            )
+        except Exception as exc:  # noqa: BLE001 - e.g. sw.js missing: the game still works
+            _warn(f"service worker not registered: {exc}")
+            return
+        self.registration = registration
+        self._on(registration, "updatefound", self.on_update_found)
+        if not is_none(registration.waiting) and self.had_controller:
+            self.show_banner()
+        check = create_proxy(lambda *_: self.check_for_update())
+        self._proxies.append(check)
+        window.setInterval(check, UPDATE_CHECK_MS)
+        self._on(document, "visibilitychange", lambda e: self._on_visible())
+
+    def _on_visible(self) -> None:
+        if str(document.visibilityState) == "visible":
+            self.check_for_update()
+
+    def check_for_update(self) -> None:
+        if self.registration is not None:
+            asyncio.ensure_future(self._update())
+
+    async def _update(self) -> None:
+        try:
+            await self.registration.update()
+        except Exception:  # noqa: BLE001 - offline, or the server is down: try again later
+            pass
+
+    def on_update_found(self, event: Any) -> None:
+        worker = self.registration.installing
+        if is_none(worker):
+            return
+
+        def on_state(*_: Any) -> None:
+            # "installed" with a controller: a new version is waiting. Without one, this is
+            # the first install, which simply takes over (nothing to update from).
+            if str(worker.state) == "installed" and \
+                    not is_none(window.navigator.serviceWorker.controller):
+                self.show_banner()
+
+        self._on(worker, "statechange", on_state)
+
+    def show_banner(self) -> None:
+        _el("btn-update").disabled = False
+        _el("update-banner").hidden = False
+
+    def on_update_accepted(self, event: Any) -> None:
+        self.accepted = True
+        _el("btn-update").disabled = True
+        try:
+            self.controller.save()
+        except Exception as exc:  # noqa: BLE001 - still update; the last autosave stands
+            _warn(f"could not save before updating: {exc}")
+        waiting = None if self.registration is None else self.registration.waiting
+        if waiting is None or is_none(waiting):
+            window.location.reload()
+            return
+        waiting.postMessage(_js({"type": "SKIP_WAITING"}))
+        self._later(RELOAD_FALLBACK_MS, lambda: window.location.reload())
+
+    def on_controller_change(self, event: Any) -> None:
+        if self.accepted:
+            window.location.reload()
+        elif self.had_controller:
+            # Another tab accepted an update: this page still runs the old version.
+            self.show_banner()
+        self.had_controller = True
+
+    async def unregister(self) -> None:
+        container = window.navigator.serviceWorker
+        registration = await container.getRegistration(SW_SCOPE)
+        if not is_none(registration):
+            await registration.unregister()
+        for name in await window.caches.keys():
+            if str(name).startswith(CACHE_PREFIX):
+                await window.caches.delete(name)
+
+
+def start(controller: Any) -> Pwa:
+    """Wire offline support for this page (once); called after the game has booted."""
+    global _started
+    if _started is None:
+        _started = Pwa(controller)
+        _started.start()
+    return _started
