@@ -1,0 +1,238 @@
+"""The command line: ``python -m ludo simulate|legal|replay``.
+
+Each prints one JSON line, or exits non-zero with a one-line error on stderr.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from enginekit import load, play, pos
+
+from ludo import Record, format_record, legal_actions, position_to_json, roll, timeout
+from ludo import notation as notation_module
+from ludo.cli import main
+
+PY = str(Path(__file__).resolve().parents[2] / "py")
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=PY + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "ludo", *args], input=stdin,
+                          capture_output=True, env=env, timeout=120,
+                          text=not isinstance(stdin, bytes))
+
+
+def one_json_line(proc: subprocess.CompletedProcess) -> dict:
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1, proc.stdout
+    return json.loads(lines[0])
+
+
+def test_simulate_courtyard_reports_zero_invariant_violations():
+    out = one_json_line(run("simulate", "--rules", "courtyard", "--players", "4",
+                            "--games", "20", "--seed", "1"))
+    assert out["command"] == "simulate" and out["rules"] == "courtyard"
+    assert out["games"] == 20 and out["players"] == 4
+    assert out["invariants_checked"] is True and out["invariant_violations"] == 0
+    assert out["first_violation"] is None
+    assert sum(out["wins"].values()) == 20 and set(out["wins"]) == set(out["seats"])
+    assert out["actions"] > 20 * 100 and out["mean_game_length"] == round(out["actions"] / 20, 1)
+    assert out["games_per_second"] > 0
+
+
+def test_simulate_is_deterministic_for_a_seed():
+    a = one_json_line(run("simulate", "--rules", "classic", "--players", "2", "--games", "5",
+                          "--seed", "9", "--no-check"))
+    b = one_json_line(run("simulate", "--rules", "classic", "--players", "2", "--games", "5",
+                          "--seed", "9", "--no-check"))
+    assert a["seats"] == ["red", "yellow"] and a["invariants_checked"] is False
+    for key in ("actions", "wins", "mean_game_length"):
+        assert a[key] == b[key]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_simulate_small_tables_in_process(players, capsys):
+    assert main(["simulate", "--rules", "courtyard", "--players", str(players), "--games", "3",
+                 "--seed", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["invariant_violations"] == 0 and len(out["seats"]) == players
+
+
+def test_legal_with_roll_from_a_file(tmp_path):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(pos(tokens={"red": [10, 10, "yard", "yard"]})))
+    out = one_json_line(run("legal", "--roll", "6", str(path)))
+    assert out["command"] == "legal" and out["phase"] == "move" and out["die"] == 6
+    assert out["legal"] == [{"type": "move", "token": t} for t in range(4)]
+    assert out["distinct"] == [{"type": "move", "token": 0}, {"type": "move", "token": 2}]
+    assert out["events"] == [{"type": "rolled", "seat": "red", "value": 6}]
+    assert out["next"] == "green" and out["turn"] == "red"
+
+
+def test_legal_from_stdin():
+    text = json.dumps(pos(tokens={"red": [10, "yard", "yard", "yard"]}))
+    out = one_json_line(run("legal", "-", stdin=text))
+    assert out["legal"] == [{"type": "roll"}] and out["phase"] == "roll"
+    out = one_json_line(run("legal", "--roll", "3", stdin=text))  # the file defaults to stdin
+    assert out["legal"] == [{"type": "move", "token": 0}]
+
+
+def test_legal_roll_with_no_move_passes_the_turn(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pos()))
+    assert main(["legal", "--roll", "4", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["turn"] == "green" and [e["type"] for e in out["events"]] == [
+        "rolled", "no_move", "turn"]
+
+
+def _random_record(seed: int) -> tuple[Record, object]:
+    rnd = random.Random(seed)
+    record = Record("courtyard", ("red", "green", "yellow"), seed)
+    state = record.start()
+    while state.phase != "over":
+        action = rnd.choice(legal_actions(state))
+        if rnd.random() < 0.01:
+            action = timeout()  # the clock ran out, before or after the roll
+        record, state, _ = notation_module.play(record, state, action)
+    return record, state
+
+
+def test_replay_of_a_simulated_record_reproduces_its_final_position(tmp_path):
+    record, final = _random_record(5)
+    path = tmp_path / "game.json"
+    path.write_text(format_record(record))
+    out = one_json_line(run("replay", str(path)))
+    assert out["command"] == "replay" and out["actions"] == len(record.actions)
+    assert out["over"] is True and out["winner"] == final.winner
+    assert out["position"] == position_to_json(final)
+
+
+def test_replay_of_a_record_from_stdin_midgame(capsys, monkeypatch):
+    record, _ = _random_record(6)
+    short = record._replace(actions=record.actions[:50])
+    states = notation_module.replay(short)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(format_record(short)))
+    assert main(["replay", "-"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["over"] is False and out["position"] == position_to_json(states[-1])
+
+
+# --- bad input: non-zero exit, one line on stderr, nothing on stdout -----------------------------
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, words: str) -> None:
+    assert proc.returncode != 0
+    assert proc.stdout in ("", b"")
+    err = proc.stderr if isinstance(proc.stderr, str) else proc.stderr.decode()
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err and words in err, err
+
+
+def test_unknown_rules_subprocess():
+    assert_one_line_error(run("simulate", "--rules", "royal"), "royal")
+
+
+def test_roll_nine_subprocess(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pos()))
+    assert_one_line_error(run("legal", "--roll", "9", str(path)), "1..6")
+
+
+def test_malformed_json_subprocess(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text("{not json")
+    assert_one_line_error(run("legal", str(path)), "not valid JSON")
+
+
+def test_missing_file_subprocess(tmp_path):
+    assert_one_line_error(run("replay", str(tmp_path / "nope.json")), "cannot read")
+
+
+def test_binary_stdin_subprocess():
+    assert_one_line_error(run("legal", stdin=b"\xff\xfe\x00{"), "error")
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["simulate", "--rules", "royal"], "royal"),
+    (["simulate", "--players", "5"], "players"),
+    (["simulate", "--games", "0"], "at least 1"),
+    (["simulate", "--seed", "-3"], "seed"),
+    (["simulate", "--seed", "x"], "seed"),
+    (["legal", "--roll", "9"], "1..6"),
+    (["legal", "--roll", "0"], "1..6"),
+    (["legal", "--roll", "six"], "1..6"),
+    ([], "command"),
+    (["fly"], "fly"),
+    (["replay"], "file"),
+])
+def test_bad_arguments(argv, words, capsys):
+    assert main(argv) != 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and words in captured.err
+
+
+@pytest.mark.parametrize("content,words", [
+    ("{not json", "not valid JSON"),
+    ("[]", "JSON object"),
+    ('{"format": "courtyard-ludo/position", "version": 2}', "version"),
+    (json.dumps(dict(pos(), tokens={"red": ["yard"] * 5})), "tokens.red"),
+    (json.dumps(dict(pos(), turn="green", out={"green": "quit"})), "tokens.green"),
+    ("\u00e9\n", "not valid JSON"),
+])
+def test_bad_position_files(content, words, tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["legal", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_non_utf8_file(tmp_path, capsys):
+    path = tmp_path / "p.json"
+    path.write_bytes(b"\xff\xfe{")
+    assert main(["legal", str(path)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_a_directory_is_not_a_file(tmp_path, capsys):
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_roll_on_a_position_waiting_for_a_move(tmp_path, capsys):
+    state, _ = play(load(tokens={"red": [10, "yard", "yard", "yard"]}), roll(3))
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(position_to_json(state)))
+    assert main(["legal", "--roll", "2", str(path)]) == 2
+    assert "move phase" in capsys.readouterr().err
+
+
+def test_replay_of_an_illegal_record(tmp_path, capsys):
+    record = Record("classic", ("red", "blue"), 1)
+    data = json.loads(format_record(record))
+    data["actions"] = [{"type": "roll", "value": 2}, {"type": "move", "token": 0}]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "actions[1]" in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_malformed_record(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"format": "courtyard-ludo/record", "version": 1,
+                                "rules": "courtyard", "seats": ["red"], "seed": 1,
+                                "actions": []}))
+    assert main(["replay", str(path)]) == 2
+    assert "seats" in capsys.readouterr().err
