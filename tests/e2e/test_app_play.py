@@ -202,10 +202,7 @@ def test_reload_mid_turn_restores_the_game(table: Page) -> None:
 
 def test_home_keeps_the_game_and_resume_returns(table: Page) -> None:
     start_game(table, ["red", "green"])
-    text = position_text(table)
-    table.click("#die")
-    wait_change(table, text)
-    during = position_text(table)
+    during = roll_until_choice(table)
     table.click("#btn-home")
     table.wait_for_selector("#screen-home:not([hidden])")
     assert table.is_visible("#resume-box")
@@ -252,6 +249,8 @@ def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> 
         dialog.wait_for(state="visible")
         assert "could not be loaded" in dialog.inner_text()
         page.click("#error-new")
+        dialog.wait_for(state="hidden")
+        page.wait_for_function(f"localStorage.getItem({SAVE_KEY!r}) === null")
         page.wait_for_selector("#screen-home:not([hidden])")
         assert page.evaluate(f"localStorage.getItem({SAVE_KEY!r})") is None
         # an incompatible version is explained too
