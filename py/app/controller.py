@@ -9,7 +9,7 @@ announcements.
 from __future__ import annotations
 
 import json
-import secrets
+import os
 import time
 from typing import Any
 
@@ -269,7 +269,8 @@ class Controller:
                    players: dict[str, str], timer: bool) -> None:
         """A fresh game; the seed (who starts, every die) comes from the OS's randomness."""
         self.cancel_pending()
-        record = Record(rules, seats, secrets.randbits(52))
+        # 52 bits: the seed survives JSON in any JavaScript tool unchanged
+        record = Record(rules, seats, int.from_bytes(os.urandom(7), "big") >> 4)
         self.session = Session(record=record, names=names, players=players, timer=timer)
         self.state = record.start()
         self.log = []

@@ -8,7 +8,6 @@ reported instead of producing a position the rules could never reach.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json, replay
@@ -22,16 +21,28 @@ class SaveError(Exception):
     """A save that cannot be used; the message is shown to the player."""
 
 
-@dataclass
 class Session:
-    """A game at the table, with everything needed to carry on after a reload."""
+    """A game at the table, with everything needed to carry on after a reload.
 
-    record: Record
-    names: dict[str, str] = field(default_factory=dict)
-    players: dict[str, str] = field(default_factory=dict)  # colour -> kind
-    timer: bool = True
-    deadline: float | None = None  # epoch ms when the current roll's 30 s run out
-    screen: str = "table"  # where the player was: "table" or "home"
+    A plain class rather than a dataclass: importing ``dataclasses`` (and with
+    it ``inspect``) costs noticeable boot time in Pyodide.
+    """
+
+    __slots__ = ("record", "names", "players", "timer", "deadline", "screen")
+
+    def __init__(self, record: Record, names: dict[str, str] | None = None,
+                 players: dict[str, str] | None = None, timer: bool = True,
+                 deadline: float | None = None, screen: str = "table") -> None:
+        self.record = record
+        self.names = names if names is not None else {}
+        self.players = players if players is not None else {}  # colour -> kind
+        self.timer = timer
+        self.deadline = deadline  # epoch ms when the current roll's 30 s run out
+        self.screen = screen  # where the player was: "table" or "home"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Session) and all(
+            getattr(self, name) == getattr(other, name) for name in self.__slots__)
 
     def kind(self, colour: str) -> str:
         """"human", or the computer level playing ``colour``."""
