@@ -28,11 +28,19 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def roll_die(state: int) -> tuple[int, int]:
-    """Return ``(new_state, value)`` for one fair six-sided die."""
+    """Return ``(new_state, value)`` for one fair six-sided die.
+
+    This is :func:`next_u64` written out in place (every roll of every game
+    comes through here); tests check that both give the same draws.
+    """
+    # literal constants (not the module globals) save a global lookup per use
     while True:
-        state, bits = next_u64(state)
-        if bits < _DIE_BOUND:
-            return state, bits % 6 + 1
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF  # _GOLDEN, MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        if z < 0xFFFFFFFFFFFFFFFC:  # _DIE_BOUND
+            return state, z % 6 + 1
 
 
 def choose_index(state: int, n: int) -> tuple[int, int]:

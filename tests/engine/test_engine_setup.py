@@ -258,3 +258,39 @@ def test_geometry_token_points():
     assert g.token_point("red", 0, g.HOME) == g.CENTRE
     assert g.token_point("blue", 0, g.LANE_FIRST) == g.cell_centre(g.LANE_CELLS["blue"][0])
     assert g.token_point("green", 0, 5) == g.cell_centre(g.TRACK_CELLS[5])
+
+
+def _unmix(z: int) -> int:
+    """The RNG state whose SplitMix64 output is ``z`` (the finaliser is a bijection)."""
+    mask = (1 << 64) - 1
+
+    def unxorshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x & mask
+
+    z = unxorshift(z, 31)
+    z = unxorshift((z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask, 27)
+    return unxorshift((z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask, 30)
+
+
+def test_roll_die_is_rejection_sampling_over_next_u64():
+    state = 987654321
+    for _ in range(5000):
+        ref = state
+        while True:
+            ref, bits = rng.next_u64(ref)
+            if bits < rng._DIE_BOUND:
+                break
+        assert rng.roll_die(state) == (ref, bits % 6 + 1)
+        state = ref
+
+
+def test_roll_die_rejects_the_few_biased_draws():
+    # build a state whose next draw is 2**64 - 1 (at or above the bound): it is skipped
+    target = _unmix((1 << 64) - 1)
+    before = (target - 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    assert rng.next_u64(before) == (target, (1 << 64) - 1)
+    after, bits = rng.next_u64(target)
+    assert rng.roll_die(before) == (after, bits % 6 + 1)

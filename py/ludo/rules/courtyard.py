@@ -96,6 +96,46 @@ DESTINATION: tuple[tuple[tuple[tuple[int | None, ...], ...], ...], ...] = tuple(
 )
 
 
+# The hot path (simulation, bot search) builds States with tuple.__new__, which
+# skips the Python-level NamedTuple constructor; the result is the same State.
+_new_state = tuple.__new__
+ROLL = Action("roll")
+MOVES = tuple(Action("move", token=t) for t in range(TOKENS_PER_SEAT))
+"""Shared action values: actions are immutable, so legal_actions can hand these out."""
+
+_MOVE_SETS = tuple(tuple(MOVES[t] for t in range(TOKENS_PER_SEAT) if mask >> t & 1)
+                   for mask in range(1 << TOKENS_PER_SEAT))
+"""The legal moves for each 4-bit mask of movable tokens."""
+
+_CAPTURING = tuple(p < LANE_FIRST and p not in SAFE_SQUARES for p in range(HOME + 1))
+_OPPONENTS = tuple(tuple(o for o in range(len(COLOURS)) if o != ci) for ci in range(len(COLOURS)))
+_EXTRA_ROLL_REASON = {  # (six, capture, home) -> reason; capture and home never coincide
+    (True, False, False): "six", (False, True, False): "capture", (False, False, True): "home",
+    (True, True, False): "six+capture", (True, False, True): "six+home",
+}
+
+_NEXT_SEAT: dict[tuple[tuple[str, ...], tuple[str | None, ...], str], str] = {}
+"""Cache for next_seat: at most 11 seatings x 81 out-states x 4 colours."""
+
+
+def next_seat(seats: tuple[str, ...], out: tuple[str | None, ...], colour: str) -> str:
+    """The first seat clockwise after ``colour`` that is still in the match."""
+    key = (seats, out, colour)
+    try:
+        return _NEXT_SEAT[key]
+    except KeyError:
+        pass
+    i = seats.index(colour)
+    found = colour
+    for k in range(1, len(seats) + 1):
+        c = seats[(i + k) % len(seats)]
+        if out[COLOUR_INDEX[c]] is None:
+            found = c
+            break
+    _NEXT_SEAT[key] = found
+    return found
+
+
 def progress(colour: str, position: int) -> int:
     """Distance travelled from the yard: 0 in the yard, 1 on the start square, 57 home.
 
@@ -120,6 +160,17 @@ class CourtyardRules:
         self.title = title
         self.entry_values = frozenset(entry_values)
         self.capture_to_unlock = capture_to_unlock
+        # moves[colour][unlocked][position][die]: DESTINATION plus one more row, the
+        # yard's, appended last so that position YARD (-1) indexes it: entering is the
+        # same lookup as any other move.
+        self.moves = tuple(
+            tuple(
+                rows + (tuple(START_SQUARES[ci] if d in self.entry_values else None
+                              for d in range(7)),)
+                for rows in DESTINATION[ci]
+            )
+            for ci in range(len(COLOURS))
+        )
 
     def __repr__(self) -> str:
         return f"<rules {self.name}>"
@@ -151,25 +202,26 @@ class CourtyardRules:
     def targets(self, state: State, die: int) -> list[tuple[int, int, int]]:
         """``(token, from, to)`` for every token of the player to act that may use ``die``."""
         ci = COLOUR_INDEX[state.turn]
-        table = DESTINATION[ci][state.turn in state.unlocked]
-        can_enter = die in self.entry_values
-        result = []
-        for token, pos in enumerate(state.tokens[ci]):
-            if pos == YARD:
-                if can_enter:
-                    result.append((token, YARD, START_SQUARES[ci]))
-            else:
-                dest = table[pos][die]
-                if dest is not None:
-                    result.append((token, pos, dest))
-        return result
+        table = self.moves[ci][state.turn in state.unlocked]
+        return [(token, pos, dest) for token, pos in enumerate(state.tokens[ci])
+                if (dest := table[pos][die]) is not None]
 
     def legal_actions(self, state: State) -> list[Action]:
         """``[roll]`` before the roll, the legal token moves after it."""
-        if state.phase == "roll":
-            return [Action("roll")]
-        if state.phase == "move":
-            return [Action("move", token=t) for t, _, _ in self.targets(state, state.die)]
+        phase = state.phase
+        if phase == "move":
+            turn = state.turn
+            ci = COLOUR_INDEX[turn]
+            table = self.moves[ci][turn in state.unlocked]
+            die = state.die
+            # the player to act has four tokens: which of them can move, as a 4-bit mask
+            a, b, c, d = state.tokens[ci]
+            return list(_MOVE_SETS[(table[a][die] is not None)
+                                   | (table[b][die] is not None) << 1
+                                   | (table[c][die] is not None) << 2
+                                   | (table[d][die] is not None) << 3])
+        if phase == "roll":
+            return [ROLL]
         return []
 
     def distinct_moves(self, state: State) -> list[Action]:
@@ -180,12 +232,15 @@ class CourtyardRules:
         """
         if state.phase != "move":
             return []
+        ci = COLOUR_INDEX[state.turn]
+        table = self.moves[ci][state.turn in state.unlocked]
+        die = state.die
         seen: set[int] = set()
         moves = []
-        for token, pos, _ in self.targets(state, state.die):
-            if pos not in seen:
+        for token, pos in enumerate(state.tokens[ci]):
+            if pos not in seen and table[pos][die] is not None:
                 seen.add(pos)
-                moves.append(Action("move", token=token))
+                moves.append(MOVES[token])
         return moves
 
     def auto_action(self, state: State) -> Action | None:
@@ -204,13 +259,7 @@ class CourtyardRules:
         return self._seat_after(state, state.turn)
 
     def _seat_after(self, state: State, colour: str) -> str:
-        seats = state.seats
-        i = seats.index(colour)
-        for k in range(1, len(seats) + 1):
-            c = seats[(i + k) % len(seats)]
-            if state.out[COLOUR_INDEX[c]] is None:
-                return c
-        return colour
+        return next_seat(state.seats, state.out, colour)
 
     def timeout_choice(self, state: State, die: int) -> int | None:
         """The token a timeout plays with ``die`` (None when no move is legal).
@@ -260,10 +309,16 @@ class CourtyardRules:
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """Apply a checked action; raise IllegalAction without changing anything."""
-        if state.phase == "over":
-            raise IllegalAction("the game is over")
-        events: list[Event] = []
         kind = action.type
+        phase = state.phase
+        events: list[Event] = []
+        # the two common cases first: a roll in the roll phase, a move in the move phase
+        if kind == "roll" and phase == "roll":
+            return self._roll(state, action.value, events), events
+        if kind == "move" and phase == "move":
+            return self._move(state, action.token, events), events
+        if phase == "over":
+            raise IllegalAction("the game is over")
         if kind == "roll":
             if state.phase != "roll":
                 raise IllegalAction(f"{state.turn} must move a token before rolling again")
@@ -281,94 +336,102 @@ class CourtyardRules:
     def _roll(self, state: State, value: int | None, events: list[Event]) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             raise IllegalAction(f"a die shows 1..6, not {value!r}")
+        (rules, seats, tokens, turn, _, _, sixes, unlocked, timeouts, out, winner,
+         seed_state) = state
         # The RNG advances even when the value is given, so the position does
         # not depend on where the die came from (local RNG, replay, online).
-        seed_state, drawn = rng.roll_die(state.rng)
+        seed_state, drawn = rng.roll_die(seed_state)
         if value is None:
             value = drawn
-        colour = state.turn
-        sixes = state.sixes + 1 if value == 6 else 0
-        events.append({"type": "rolled", "seat": colour, "value": value})
-        (rules, seats, tokens, turn, _, _, _, unlocked, timeouts, out, winner, _) = state
+        sixes = sixes + 1 if value == 6 else 0
+        events.append({"type": "rolled", "seat": turn, "value": value})
         if sixes == SIXES_LIMIT:
-            events.append({"type": "three_sixes", "seat": colour})
-            return self._pass_turn(state._replace(rng=seed_state), events)
-        if not self._can_move(state, value):
-            if value == 6:
-                events.append({"type": "extra_roll", "seat": colour, "reason": "six"})
-                return State(rules, seats, tokens, turn, "roll", None, sixes, unlocked,
-                             timeouts, out, winner, seed_state)
-            events.append({"type": "no_move", "seat": colour, "value": value})
-            return self._pass_turn(state._replace(rng=seed_state), events)
-        return State(rules, seats, tokens, turn, "move", value, sixes, unlocked, timeouts, out,
-                     winner, seed_state)
-
-    def _can_move(self, state: State, die: int) -> bool:
-        """Whether any token of the player to act may use ``die`` (cheaper than targets)."""
-        ci = COLOUR_INDEX[state.turn]
-        mine = state.tokens[ci]
-        if die in self.entry_values and YARD in mine:
-            return True
-        table = DESTINATION[ci][state.turn in state.unlocked]
-        return any(p != YARD and table[p][die] is not None for p in mine)
+            events.append({"type": "three_sixes", "seat": turn})
+            return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out,
+                                   winner, seed_state, events)
+        table = self.moves[COLOUR_INDEX[turn]][turn in unlocked]
+        for pos in tokens[COLOUR_INDEX[turn]]:
+            if table[pos][value] is not None:
+                return _new_state(State, (rules, seats, tokens, turn, "move", value, sixes,
+                                          unlocked, timeouts, out, winner, seed_state))
+        if value == 6:  # a six with no legal move still earns another roll
+            events.append({"type": "extra_roll", "seat": turn, "reason": "six"})
+            return _new_state(State, (rules, seats, tokens, turn, "roll", None, sixes, unlocked,
+                                      timeouts, out, winner, seed_state))
+        events.append({"type": "no_move", "seat": turn, "value": value})
+        return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out, winner,
+                               seed_state, events)
 
     def _move(self, state: State, token: Any, events: list[Event]) -> State:
-        colour = state.turn
+        (rules, seats, tokens, colour, _, die, sixes, unlocked, timeouts, out, _,
+         seed_state) = state
         ci = COLOUR_INDEX[colour]
-        die = state.die
-        mine = state.tokens[ci]
+        mine = tokens[ci]
         if type(token) is not int or not 0 <= token < len(mine):
             raise IllegalAction(f"{colour} has no token {token!r}")
         origin = mine[token]
-        if origin == YARD:
-            dest = START_SQUARES[ci] if die in self.entry_values else None
-        else:
-            dest = DESTINATION[ci][colour in state.unlocked][origin][die]
+        dest = self.moves[ci][colour in unlocked][origin][die]
         if dest is None:
             raise IllegalAction(f"{colour} token {token} cannot move {die}")
-        tokens = list(state.tokens)
         mine = mine[:token] + (dest,) + mine[token + 1:]
-        tokens[ci] = mine
         if origin == YARD:
             events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
         else:
             events.append({"type": "moved", "seat": colour, "token": token,
                            "from": origin, "to": dest})
-        victims = self._captures_at(state, dest)
-        unlocked = state.unlocked
-        if victims:
-            for vc, vt in victims:
-                vi = COLOUR_INDEX[vc]
-                theirs = list(tokens[vi])
-                theirs[vt] = YARD
-                tokens[vi] = tuple(theirs)
-            events.append({"type": "captured", "seat": colour, "square": dest,
-                           "victims": [[vc, vt] for vc, vt in victims]})
-            if colour not in unlocked:
-                unlocked = unlocked | {colour}
-                events.append({"type": "unlocked", "seat": colour})
+        new_tokens = list(tokens)
+        new_tokens[ci] = mine
+        victims = None
+        if _CAPTURING[dest]:
+            # every opponent token on an ordinary square goes back, whatever its colour
+            for vi in _OPPONENTS[ci]:
+                theirs = tokens[vi]
+                if dest in theirs:
+                    if victims is None:
+                        victims = []
+                    victim_colour = COLOURS[vi]
+                    victims += [[victim_colour, t] for t, p in enumerate(theirs) if p == dest]
+                    new_tokens[vi] = tuple(YARD if p == dest else p for p in theirs)
+            if victims is not None:
+                events.append({"type": "captured", "seat": colour, "square": dest,
+                               "victims": victims})
+                if colour not in unlocked:
+                    unlocked = unlocked | {colour}
+                    events.append({"type": "unlocked", "seat": colour})
+        tokens = tuple(new_tokens)
         home = dest == HOME
         if home:
             events.append({"type": "reached_home", "seat": colour, "token": token})
-        state = State(state.rules, state.seats, tuple(tokens), colour, "roll", None, state.sixes,
-                      unlocked, state.timeouts, state.out, None, state.rng)
-        if home and all(p == HOME for p in mine):
-            events.append({"type": "won", "seat": colour})
-            return state._replace(phase="over", winner=colour)
-        if die == 6 or victims or home:
+            if all(p == HOME for p in mine):
+                events.append({"type": "won", "seat": colour})
+                return _new_state(State, (rules, seats, tokens, colour, "over", None, sixes,
+                                          unlocked, timeouts, out, colour, seed_state))
+        if die == 6 or victims is not None or home:
             # several rewards from one roll still earn a single extra roll
-            reasons = [r for r, ok in (("six", die == 6), ("capture", bool(victims)),
-                                       ("home", home)) if ok]
-            events.append({"type": "extra_roll", "seat": colour, "reason": "+".join(reasons)})
-            return state
-        return self._pass_turn(state, events)
+            reason = _EXTRA_ROLL_REASON[die == 6, victims is not None, home]
+            events.append({"type": "extra_roll", "seat": colour, "reason": reason})
+            return _new_state(State, (rules, seats, tokens, colour, "roll", None, sixes,
+                                      unlocked, timeouts, out, None, seed_state))
+        nxt = next_seat(seats, out, colour)  # _next_turn, written out: most moves end here
+        events.append({"type": "turn", "seat": nxt})
+        return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
+                                  out, None, seed_state))
 
     def _pass_turn(self, state: State, events: list[Event]) -> State:
-        nxt = self._seat_after(state, state.turn)
+        (rules, seats, tokens, turn, _, _, _, unlocked, timeouts, out, winner, seed_state) = state
+        return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out, winner,
+                               seed_state, events)
+
+    @staticmethod
+    def _next_turn(rules: str, seats: tuple[str, ...], tokens: tuple[tuple[int, ...], ...],
+                   turn: str, unlocked: frozenset[str], timeouts: tuple[int, ...],
+                   out: tuple[str | None, ...], winner: str | None, seed_state: int,
+                   events: list[Event]) -> State:
+        """The position passed to the next seat clockwise, in its roll phase."""
+        nxt = next_seat(seats, out, turn)
         events.append({"type": "turn", "seat": nxt})
-        (rules, seats, tokens, _, _, _, _, unlocked, timeouts, out, winner, seed_state) = state
-        return State(rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts, out, winner,
-                     seed_state)
+        return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
+                                  out, winner, seed_state))
 
     def _timeout(self, state: State, value: int | None, events: list[Event]) -> State:
         if state.phase == "move" and value is not None:
