@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludo simulate|legal|replay``.
+"""Command line: ``python -m ludo simulate|legal|replay|tournament``.
 
 Every command prints one JSON line on stdout.  Bad input exits with status 2
 and a one-line message on stderr.
@@ -155,6 +155,20 @@ def _seed(text: str) -> int:
     return value
 
 
+def _bots(text: str) -> tuple[str, ...]:
+    from .bots import LEVEL_NAMES
+
+    levels = tuple(part.strip() for part in text.split(","))
+    for level in levels:
+        if level not in LEVEL_NAMES:
+            raise argparse.ArgumentTypeError(
+                f"unknown bot level {level!r}; use {', '.join(LEVEL_NAMES)}")
+    if not 2 <= len(levels) <= 4:
+        raise argparse.ArgumentTypeError(
+            f"one bot per seat, 2 to 4 of them, not {len(levels)}")
+    return levels
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
         raise CliError(message)
@@ -176,6 +190,15 @@ def build_parser() -> argparse.ArgumentParser:
     leg.add_argument("file", nargs="?", default="-")
     rep = sub.add_parser("replay", help="check a game record and print its final position")
     rep.add_argument("file")
+    tour = sub.add_parser("tournament", help="bots against each other, seats rotated, "
+                          "duplicate dice (docs/bots.md)")
+    tour.add_argument("--rules", choices=list(RULESETS), default="courtyard")
+    tour.add_argument("--bots", type=_bots, default=("hard", "medium", "medium", "medium"),
+                      help="2 to 4 comma-separated levels, one per seat: easy, medium, hard")
+    tour.add_argument("--games", type=_positive, default=100,
+                      help="games in all; game seed k is played under every seat rotation")
+    tour.add_argument("--seed", type=_seed, default=1)
+    tour.add_argument("--jobs", type=_positive, default=1, help="worker processes")
     return parser
 
 
@@ -188,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
                               check=not args.no_check)
         elif args.command == "legal":
             result = legal(args.file, args.roll)
+        elif args.command == "tournament":
+            from .bots.tournament import tournament
+
+            result = tournament(args.rules, args.bots, args.games, args.seed, args.jobs)
         else:
             result = replay_command(args.file)
     except (CliError, LudoError) as exc:
