@@ -58,6 +58,12 @@ class RuleSet(Protocol):
     def distinct_moves(self, state: Any) -> list[Action]:
         """One representative of each distinct legal move (for auto-move)."""
 
+    def auto_action(self, state: Any) -> Action | None:
+        """The move the controller plays by itself (the only distinct move), or None."""
+
+    def active_seats(self, state: Any) -> tuple[str, ...]:
+        """Seats still in the match (not quit, not eliminated)."""
+
     def next_player(self, state: Any) -> str | None:
         """Who rolls once the current turn and all its extra rolls are over."""
 

@@ -1,0 +1,76 @@
+"""The engine's documents stay true: examples parse, quoted rules are the seed's, tests exist."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ludo import position_from_json, position_to_json, record_from_json, replay
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+SEED = ROOT.parent / "shared" / "seeds" / "000_49773db9efcdb37f.txt"
+EVENT_TYPES = {"rolled", "entered", "moved", "captured", "unlocked", "reached_home", "extra_roll",
+               "three_sixes", "no_move", "turn", "timeout", "eliminated", "quit", "won"}
+
+
+def _json_blocks(path: Path) -> list:
+    text = path.read_text(encoding="utf-8")
+    return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+
+
+def test_notation_examples_are_what_the_engine_reads_and_writes():
+    blocks = _json_blocks(DOCS / "notation.md")
+    positions = [b for b in blocks if isinstance(b, dict)
+                 and b.get("format") == "courtyard-ludo/position"]
+    records = [b for b in blocks if isinstance(b, dict)
+               and b.get("format") == "courtyard-ludo/record"]
+    events = [b for b in blocks if isinstance(b, list)]
+    assert len(positions) >= 2 and records and events
+    for data in positions:
+        assert position_to_json(position_from_json(data)) == data
+    for data in records:
+        final = replay(record_from_json(data))[-1]
+        assert position_to_json(final) in positions  # the doc shows where it leads
+    for event in events[0]:
+        assert event["type"] in EVENT_TYPES and "seat" in event
+    assert {e["type"] for e in events[0]} == EVENT_TYPES
+
+
+def _test_names() -> set[str]:
+    names = set()
+    for path in (ROOT / "tests" / "engine").glob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    return names
+
+
+@pytest.mark.parametrize("doc", ["rules/courtyard.md", "rules/classic.md", "notation.md",
+                                 "architecture.md"])
+def test_tests_named_in_the_docs_exist(doc):
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    named = {n for n in re.findall(r"\btest_[a-z0-9_]+", text)
+             if not n.startswith("test_engine_")}  # test_engine_* are module names
+    missing = named - _test_names()
+    assert not missing, f"{doc} names tests that do not exist: {sorted(missing)}"
+
+
+def _house_rule_sentences() -> list[str]:
+    text = SEED.read_text(encoding="utf-8")
+    rules = re.findall(r"^\s*\d+\.\s+(.*)$", text, re.M)
+    assert len(rules) == 11
+    extra = ["Two to four players.", "Four tokens each.", "Get all four home first to win.",
+             "Stars mark safe squares, not the ends of home lanes."]
+    assert all(sentence in text for sentence in extra)
+    return [s for rule in rules for s in re.split(r"(?<=[.!?])\s+", rule.strip())] + extra
+
+
+@pytest.mark.skipif(not SEED.exists(), reason="the seed text (../shared) is not beside the repo")
+def test_courtyard_rules_doc_quotes_every_house_rule_sentence():
+    doc = (DOCS / "rules" / "courtyard.md").read_text(encoding="utf-8")
+    missing = [s for s in _house_rule_sentences() if f"> {s}" not in doc]
+    assert not missing, missing
