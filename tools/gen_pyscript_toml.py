@@ -24,6 +24,11 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERPRETER = "./vendor/pyodide/pyodide.mjs"
 # Relative to py/; loaded via <script src=...>, not through [files].
 ENTRY_SCRIPTS = frozenset({"main.py"})
+# Command-line-only modules (CLI, tournaments with multiprocessing, simulation checks): the page
+# never imports them, so fetching them would only slow every boot down.
+COMMAND_LINE_ONLY = frozenset({
+    "ludo/__main__.py", "ludo/cli.py", "ludo/invariants.py", "ludo/bots/tournament.py",
+})
 
 
 def python_files(py_dir: Path) -> list[str]:
@@ -35,7 +40,7 @@ def python_files(py_dir: Path) -> list[str]:
         rel = path.relative_to(py_dir)
         if "__pycache__" in rel.parts or any(part.startswith(".") for part in rel.parts):
             continue
-        if rel.as_posix() in ENTRY_SCRIPTS:
+        if rel.as_posix() in ENTRY_SCRIPTS or rel.as_posix() in COMMAND_LINE_ONLY:
             continue
         found.append(rel.as_posix())
     return sorted(found)
