@@ -4,9 +4,11 @@
   precache list. Offline, a reload boots from the cache and a saved game is played to its end
   through the UI; a second tab opens offline with a query string. Every same-origin response
   while offline comes from the service worker.
-- Update: a changed build, served by a second server on a temporary copy of the site, installs
-  in the background while a game goes on; the banner appears, nothing reloads until the player
-  accepts, and then the page lands back in the same game on the new version.
+- Update: a changed build, served by a second server on a temporary copy of the site. Caught
+  half-way through its deployment (new sw.js, old module) it fails to install and changes
+  nothing; complete, it installs in the background while a game goes on, the banner appears,
+  nothing reloads until the player accepts, and then the page lands back in the same game on
+  the new version.
 - Install button and offline badge.
 """
 
@@ -246,12 +248,22 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
             roll_and_move(page)
         page.evaluate("window.__samePage = true")
 
-        # A new build: one module changed. Its worker installs in the background once the
-        # page checks for updates (it does on coming back online).
+        # A deployment caught half-way: the new sw.js is out, the changed module is not yet.
+        # The new worker's install fails its hash check and leaves nothing behind.
         changed = root / "py" / "app" / "narrate.py"
-        changed.write_text(changed.read_text(encoding="utf-8") + "# update test\n", "utf-8")
+        original = changed.read_text(encoding="utf-8")
+        changed.write_text(original + "# update test\n", "utf-8")
         assert build_sw.write(root, APP)
         new_version = build_sw.build_info(root, APP, build_sw.TEMPLATE.read_text())["version"]
+        changed.write_text(original, "utf-8")
+        assert page.evaluate(UPDATE_NOW_JS) == "redundant"
+        assert page.is_hidden("#update-banner")
+        assert sw_version(page) == old_version
+        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+
+        # The deployment completes. The page checks for updates (here: on coming back
+        # online) and the new worker installs in the background.
+        changed.write_text(original + "# update test\n", "utf-8")
         context.set_offline(True)
         context.set_offline(False)
         page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_TIMEOUT_MS)
@@ -283,6 +295,24 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert errors == []
     finally:
         context.close()
+
+
+# Asks for an update check now and resolves with the new worker's final state.
+UPDATE_NOW_JS = """
+async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  const found = new Promise((resolve) => registration.addEventListener(
+    "updatefound", () => resolve(registration.installing), {once: true}));
+  registration.update();
+  const worker = await found;
+  await new Promise((resolve) => {
+    const settled = () => ["installed", "redundant"].includes(worker.state) && resolve();
+    worker.addEventListener("statechange", settled);
+    settled();
+  });
+  return worker.state;
+}
+"""
 
 
 def roll_and_move(page: Page) -> None:
