@@ -599,6 +599,7 @@ class Controller:
         seed = (self.session.record.seed + len(self.session.record.actions)) & 0xFFFFFFFF
         thinking = _bots.think(state, level, seed)
         self.thinking = True
+        started = float(window.performance.now())
 
         def run_slice(*_: Any) -> None:
             if self.state is not state:  # the position changed (quit, reload): drop it
@@ -610,6 +611,10 @@ class Controller:
                     next(thinking)
             except StopIteration as done:
                 self.thinking = False
+                # a User Timing entry per decision, read by bench/bots_browser.py
+                window.performance.measure(
+                    f"ludo:decision:{level}:{state.phase}",
+                    _js({"start": started, "end": float(window.performance.now())}))
                 self.act(done.value)
                 return
             self.pending = window.setTimeout(slice_proxy, 0)

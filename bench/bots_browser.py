@@ -1,0 +1,101 @@
+"""Computer players inside the browser: decision time per level and the longest main-thread task.
+
+    .venv/bin/python bench/bots_browser.py [--decisions 150] [--level hard]
+
+Four computers of one level play on the real page (pace 0, so they act back to back) until
+``--decisions`` choices between several moves have been made.  Each decision leaves a User
+Timing entry ``ludo:decision:<level>:<phase>`` (py/app/controller.py); long tasks (> 50 ms)
+are collected with a PerformanceObserver.  Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+
+OBSERVE_LONG_TASKS = """
+() => {
+  window.__longTasks = [];
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({type: "longtask", buffered: false});
+}
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(base_url: str, level: str, decisions: int, timeout_s: float) -> dict[str, object]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable(),
+                                             args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.goto(base_url + "?auto_delay=0&pace_ms=0#home")
+            page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
+            for colour in ("red", "green", "yellow", "blue"):
+                page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
+                page.select_option(f'[name="kind-{colour}"]', level)
+            page.locator("#opt-timer").set_checked(False)
+            page.evaluate(OBSERVE_LONG_TASKS)
+            page.click("#btn-start")
+            measures: list[float] = []
+            games = 1
+            waited = 0.0
+            while waited < timeout_s:
+                page.wait_for_timeout(500)
+                waited += 0.5
+                measures = page.evaluate(
+                    "performance.getEntriesByType('measure')"
+                    f".filter(m => m.name === 'ludo:decision:{level}:move')"
+                    ".map(m => m.duration)")
+                if len(measures) >= decisions:
+                    break
+                if page.is_visible("#dlg-winner"):
+                    page.click("#winner-rematch")
+                    games += 1
+            long_tasks = page.evaluate("window.__longTasks")
+        finally:
+            browser.close()
+    result: dict[str, object] = {"level": level, "move_decisions": len(measures),
+                                 "games": games, "long_tasks_over_50ms": len(long_tasks),
+                                 "longest_task_ms": round(max(long_tasks), 1) if long_tasks
+                                 else None}
+    if measures:
+        result.update(decision_median_ms=round(statistics.median(measures), 1),
+                      decision_p95_ms=round(percentile(measures, 0.95), 1),
+                      decision_max_ms=round(max(measures), 1))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
+    parser.add_argument("--decisions", type=int, default=150)
+    parser.add_argument("--timeout", type=float, default=240.0, help="seconds of play at most")
+    parser.add_argument("--url", help="base URL of a running server (default: start one)")
+    args = parser.parse_args(argv)
+    with ExitStack() as stack:
+        base_url = args.url or stack.enter_context(running_server(ROOT))
+        if not base_url.endswith("/"):
+            base_url += "/"
+        print(json.dumps(run(base_url, args.level, args.decisions, args.timeout)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
