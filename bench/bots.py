@@ -50,7 +50,9 @@ def longest_slice(state) -> tuple[float, int]:
 
 
 def main() -> None:
-    print(f"Hard decision time, CPython {sys.version.split()[0]}, {RUNS} runs per position")
+    runtime = "Pyodide" if sys.platform == "emscripten" else "CPython"
+    print(f"Hard decision time, {runtime} (Python {sys.version.split()[0]}), "
+          f"{RUNS} runs per position")
     print(f"{'#':>2} {'rules':10} {'die':>3} {'move':>5} {'median ms':>10} {'max ms':>8} "
           f"{'slices':>6} {'longest slice ms':>16}")
     worst = 0.0

@@ -46,6 +46,13 @@ class Weights(NamedTuple):
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=3.0, danger=0.8, locked=12.0,
                locked_progress=0.4, attack=3.0, chains=False, opponents=1.0, leader=0.0,
                extra_roll=6.0)
+HARD_BY_RULES: dict[str, Weights] = {"classic": HARD._replace(attack=0.0)}
+"""Hard's weights where a rule set differs from :data:`HARD` (chosen by tournament)."""
+
+
+def hard_weights(state: Any) -> Weights:
+    """Hard's evaluation weights for the position's rule set."""
+    return HARD_BY_RULES.get(state.rules, HARD)
 
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _NOT_SAFE = tuple(sq not in SAFE_SQUARES for sq in range(TRACK_LENGTH))

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..actions import Action
 from ..engine import apply, distinct_moves
-from .heuristic import HARD, WIN, Weights, evaluator_for, move_score, move_threats
+from .heuristic import WIN, Weights, evaluator_for, hard_weights, move_score, move_threats
 
 Thinking = Generator[None, None, Action]
 
@@ -196,10 +196,11 @@ def think_hard(state: Any, seed: int) -> Thinking:
     if len(moves) == 1:
         return moves[0]
     me = state.turn
+    w = hard_weights(state)
     clock = _Clock()
     scored = []
     for m in moves:
-        v = yield from _after_move(apply(state, m)[0], me, HARD, 0, HARD_REPLY, clock)
+        v = yield from _after_move(apply(state, m)[0], me, w, 0, HARD_REPLY, clock)
         scored.append((v, m))
     top = max(v for v, _ in scored)
     return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
