@@ -9,7 +9,7 @@
   nothing; complete, it installs in the background while a game goes on, the banner appears,
   nothing reloads until the player accepts, and then the page lands back in the same game on
   the new version.
-- Install button and offline badge.
+- Install button and offline badge; Chromium's own manifest and installability checks.
 """
 
 from __future__ import annotations
@@ -144,6 +144,16 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     loaded -= {server_url, server_url + "sw.js"}
     assert loaded - precached == set(), "loaded but not precached"
     assert page.evaluate("caches.keys()") == [f"{APP.name}-{sw_version(page)}"]
+    # Chromium's own verdict: the manifest parses, its icons load, and nothing but the test
+    # profile (incognito-like contexts cannot install apps) stands in the way of installing.
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["url"] == server_url + "manifest.webmanifest"
+    assert manifest["errors"] == []
+    assert cdp.send("Page.getManifestIcons").get("primaryIcon")
+    installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert {error["errorId"] for error in installability} <= {"in-incognito"}
+    cdp.detach()
 
     save, record, texts = near_the_end()
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [SAVE_KEY, save])
