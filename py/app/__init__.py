@@ -1,5 +1,6 @@
 """Browser side of Courtyard Ludo.
 
-``view`` and ``narrate`` are pure Python (tested in CPython); ``controller``
-and ``storage`` are the only modules that import the browser (js/pyscript).
+``view``, ``narrate`` and ``savegame`` are pure Python (tested in CPython);
+``controller`` and ``pwa`` are the only modules that import the browser
+(js/pyscript).
 """
