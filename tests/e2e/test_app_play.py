@@ -270,6 +270,12 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
     try:
         start_game(page, ["red", "blue"], timer=True)
         assert page.is_visible("#timer")
+        # Home leaves the table without quitting: the clocks keep running meanwhile
+        page.click("#btn-home")
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.wait_for_function("Object.values(JSON.parse(window.ludo.position()).timeouts)"
+                               ".reduce((a, b) => a + b, 0) >= 2", timeout=20_000)
+        page.click("#btn-resume")
         page.locator("#dlg-winner").wait_for(state="visible", timeout=40_000)
         state = position(page)
         loser = "red" if state.winner == "blue" else "blue"
