@@ -8,6 +8,7 @@ from .actions import Action, move, quit_seat, roll, timeout
 from .engine import (
     RULESETS,
     active_seats,
+    advance,
     apply,
     auto_action,
     default_seats,
@@ -38,7 +39,7 @@ from .notation import (
 __all__ = [
     "COLOURS", "RULESETS", "Action", "IllegalAction", "LudoError", "NotationError", "Record",
     "default_seats",
-    "active_seats", "apply", "auto_action", "distinct_moves", "format_position",
+    "active_seats", "advance", "apply", "auto_action", "distinct_moves", "format_position",
     "format_record", "is_over", "legal_actions", "move", "new_game", "next_player",
     "parse_position", "parse_record", "play", "position_from_json", "position_to_json",
     "quit_seat", "record_from_json", "record_to_json", "replay", "resolve", "roll",

@@ -47,6 +47,13 @@ def apply(state: Any, action: Action) -> tuple[Any, list[Event]]:
     return rules_for(state).apply(state, action)
 
 
+def advance(state: Any, action: Action) -> Any:
+    """:func:`apply` without the events: the next position, for simulation and bot search."""
+    if not isinstance(action, Action):
+        raise IllegalAction(f"not an action: {action!r}")
+    return rules_for(state).advance(state, action)
+
+
 def resolve(state: Any, action: Action) -> Action:
     """``action`` with the die value the position's RNG would give filled in."""
     return rules_for(state).resolve(state, action)

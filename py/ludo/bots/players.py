@@ -18,7 +18,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..actions import Action
-from ..engine import apply, distinct_moves
+from ..engine import advance, apply, distinct_moves
 from .heuristic import WIN, Weights, evaluator_for, hard_weights, move_score, move_threats
 
 Thinking = Generator[None, None, Action]
@@ -118,14 +118,14 @@ def _reply_value(after: Any, me: str, w: Weights, clock: _Clock) -> Generator[No
     them = after.turn
     total = 0.0
     for roll in ROLLS:
-        rolled, _ = apply(after, roll)
+        rolled = advance(after, roll)
         if rolled.phase != "move" or rolled.turn != them:
             total += evaluate(rolled, me, w) if rolled.phase != "over" else (
                 WIN if rolled.winner == me else -WIN)
             continue
         moves = distinct_moves(rolled)
         if len(moves) == 1:
-            chosen = apply(rolled, moves[0])[0]
+            chosen = advance(rolled, moves[0])
         else:
             best_v = -float("inf")
             chosen = None
@@ -160,7 +160,7 @@ def _after_move(after: Any, me: str, w: Weights, depth: int, reply: bool,
             return evaluator_for(after)(after, me, w) + w.extra_roll
         total = 0.0
         for roll in ROLLS:
-            rolled, _ = apply(after, roll)
+            rolled = advance(after, roll)
             total += yield from _decision_value(rolled, me, w, depth + 1, clock)
             if clock.due():
                 yield
@@ -180,7 +180,7 @@ def _decision_value(state: Any, me: str, w: Weights, depth: int,
         return (yield from _after_move(state, me, w, depth, False, clock))
     best = -float("inf")
     for m in distinct_moves(state):
-        v = yield from _after_move(apply(state, m)[0], me, w, depth, False, clock)
+        v = yield from _after_move(advance(state, m), me, w, depth, False, clock)
         if v > best:
             best = v
         if clock.due():
@@ -200,7 +200,7 @@ def think_hard(state: Any, seed: int) -> Thinking:
     clock = _Clock()
     scored = []
     for m in moves:
-        v = yield from _after_move(apply(state, m)[0], me, w, 0, HARD_REPLY, clock)
+        v = yield from _after_move(advance(state, m), me, w, 0, HARD_REPLY, clock)
         scored.append((v, m))
     top = max(v for v, _ in scored)
     return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)

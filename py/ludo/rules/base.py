@@ -52,6 +52,9 @@ class RuleSet(Protocol):
         the action is not allowed.
         """
 
+    def advance(self, state: Any, action: Action) -> Any:
+        """The next position alone: :meth:`apply`'s checks and result, no events built."""
+
     def resolve(self, state: Any, action: Action) -> Action:
         """``action`` with any die value the RNG would supply filled in."""
 

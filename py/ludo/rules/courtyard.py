@@ -99,6 +99,7 @@ DESTINATION: tuple[tuple[tuple[tuple[int | None, ...], ...], ...], ...] = tuple(
 # The hot path (simulation, bot search) builds States with tuple.__new__, which
 # skips the Python-level NamedTuple constructor; the result is the same State.
 _new_state = tuple.__new__
+_roll_die = rng.roll_die
 ROLL = Action("roll")
 MOVES = tuple(Action("move", token=t) for t in range(TOKENS_PER_SEAT))
 """Shared action values: actions are immutable, so legal_actions can hand these out."""
@@ -309,44 +310,60 @@ class CourtyardRules:
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """Apply a checked action; raise IllegalAction without changing anything."""
+        events: list[Event] = []
+        return self._advance(state, action, events), events
+
+    def advance(self, state: State, action: Action) -> State:
+        """:meth:`apply` without building events: the same checks, the same next position.
+
+        For callers that only need positions (simulation, bot search), where
+        building the event dicts would be a sizeable share of the work.
+        """
+        # the two common cases inline: one call fewer on the hottest path
         kind = action.type
         phase = state.phase
-        events: list[Event] = []
+        if kind == "roll" and phase == "roll":
+            return self._roll(state, action.value, None)
+        if kind == "move" and phase == "move":
+            return self._move(state, action.token, None)
+        return self._advance(state, action, None)
+
+    def _advance(self, state: State, action: Action, events: list[Event] | None) -> State:
+        kind = action.type
+        phase = state.phase
         # the two common cases first: a roll in the roll phase, a move in the move phase
         if kind == "roll" and phase == "roll":
-            return self._roll(state, action.value, events), events
+            return self._roll(state, action.value, events)
         if kind == "move" and phase == "move":
-            return self._move(state, action.token, events), events
+            return self._move(state, action.token, events)
         if phase == "over":
             raise IllegalAction("the game is over")
         if kind == "roll":
-            if state.phase != "roll":
-                raise IllegalAction(f"{state.turn} must move a token before rolling again")
-            return self._roll(state, action.value, events), events
+            raise IllegalAction(f"{state.turn} must move a token before rolling again")
         if kind == "move":
-            if state.phase != "move":
-                raise IllegalAction(f"{state.turn} must roll before moving")
-            return self._move(state, action.token, events), events
+            raise IllegalAction(f"{state.turn} must roll before moving")
         if kind == "timeout":
-            return self._timeout(state, action.value, events), events
+            return self._timeout(state, action.value, events)
         if kind == "quit":
-            return self._quit(state, action.seat, events), events
+            return self._quit(state, action.seat, events)
         raise IllegalAction(f"unknown action type {kind!r}")
 
-    def _roll(self, state: State, value: int | None, events: list[Event]) -> State:
+    def _roll(self, state: State, value: int | None, events: list[Event] | None) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             raise IllegalAction(f"a die shows 1..6, not {value!r}")
         (rules, seats, tokens, turn, _, _, sixes, unlocked, timeouts, out, winner,
          seed_state) = state
         # The RNG advances even when the value is given, so the position does
         # not depend on where the die came from (local RNG, replay, online).
-        seed_state, drawn = rng.roll_die(seed_state)
+        seed_state, drawn = _roll_die(seed_state)
         if value is None:
             value = drawn
         sixes = sixes + 1 if value == 6 else 0
-        events.append({"type": "rolled", "seat": turn, "value": value})
+        if events is not None:
+            events.append({"type": "rolled", "seat": turn, "value": value})
         if sixes == SIXES_LIMIT:
-            events.append({"type": "three_sixes", "seat": turn})
+            if events is not None:
+                events.append({"type": "three_sixes", "seat": turn})
             return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out,
                                    winner, seed_state, events)
         table = self.moves[COLOUR_INDEX[turn]][turn in unlocked]
@@ -355,14 +372,16 @@ class CourtyardRules:
                 return _new_state(State, (rules, seats, tokens, turn, "move", value, sixes,
                                           unlocked, timeouts, out, winner, seed_state))
         if value == 6:  # a six with no legal move still earns another roll
-            events.append({"type": "extra_roll", "seat": turn, "reason": "six"})
+            if events is not None:
+                events.append({"type": "extra_roll", "seat": turn, "reason": "six"})
             return _new_state(State, (rules, seats, tokens, turn, "roll", None, sixes, unlocked,
                                       timeouts, out, winner, seed_state))
-        events.append({"type": "no_move", "seat": turn, "value": value})
+        if events is not None:
+            events.append({"type": "no_move", "seat": turn, "value": value})
         return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out, winner,
                                seed_state, events)
 
-    def _move(self, state: State, token: Any, events: list[Event]) -> State:
+    def _move(self, state: State, token: Any, events: list[Event] | None) -> State:
         (rules, seats, tokens, colour, _, die, sixes, unlocked, timeouts, out, _,
          seed_state) = state
         ci = COLOUR_INDEX[colour]
@@ -374,11 +393,12 @@ class CourtyardRules:
         if dest is None:
             raise IllegalAction(f"{colour} token {token} cannot move {die}")
         mine = mine[:token] + (dest,) + mine[token + 1:]
-        if origin == YARD:
-            events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
-        else:
-            events.append({"type": "moved", "seat": colour, "token": token,
-                           "from": origin, "to": dest})
+        if events is not None:
+            if origin == YARD:
+                events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
+            else:
+                events.append({"type": "moved", "seat": colour, "token": token,
+                               "from": origin, "to": dest})
         new_tokens = list(tokens)
         new_tokens[ci] = mine
         victims = None
@@ -393,31 +413,37 @@ class CourtyardRules:
                     victims += [[victim_colour, t] for t, p in enumerate(theirs) if p == dest]
                     new_tokens[vi] = tuple(YARD if p == dest else p for p in theirs)
             if victims is not None:
-                events.append({"type": "captured", "seat": colour, "square": dest,
-                               "victims": victims})
+                if events is not None:
+                    events.append({"type": "captured", "seat": colour, "square": dest,
+                                   "victims": victims})
                 if colour not in unlocked:
                     unlocked = unlocked | {colour}
-                    events.append({"type": "unlocked", "seat": colour})
+                    if events is not None:
+                        events.append({"type": "unlocked", "seat": colour})
         tokens = tuple(new_tokens)
         home = dest == HOME
         if home:
-            events.append({"type": "reached_home", "seat": colour, "token": token})
+            if events is not None:
+                events.append({"type": "reached_home", "seat": colour, "token": token})
             if all(p == HOME for p in mine):
-                events.append({"type": "won", "seat": colour})
+                if events is not None:
+                    events.append({"type": "won", "seat": colour})
                 return _new_state(State, (rules, seats, tokens, colour, "over", None, sixes,
                                           unlocked, timeouts, out, colour, seed_state))
         if die == 6 or victims is not None or home:
             # several rewards from one roll still earn a single extra roll
-            reason = _EXTRA_ROLL_REASON[die == 6, victims is not None, home]
-            events.append({"type": "extra_roll", "seat": colour, "reason": reason})
+            if events is not None:
+                reason = _EXTRA_ROLL_REASON[die == 6, victims is not None, home]
+                events.append({"type": "extra_roll", "seat": colour, "reason": reason})
             return _new_state(State, (rules, seats, tokens, colour, "roll", None, sixes,
                                       unlocked, timeouts, out, None, seed_state))
         nxt = next_seat(seats, out, colour)  # _next_turn, written out: most moves end here
-        events.append({"type": "turn", "seat": nxt})
+        if events is not None:
+            events.append({"type": "turn", "seat": nxt})
         return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
                                   out, None, seed_state))
 
-    def _pass_turn(self, state: State, events: list[Event]) -> State:
+    def _pass_turn(self, state: State, events: list[Event] | None) -> State:
         (rules, seats, tokens, turn, _, _, _, unlocked, timeouts, out, winner, seed_state) = state
         return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out, winner,
                                seed_state, events)
@@ -426,14 +452,15 @@ class CourtyardRules:
     def _next_turn(rules: str, seats: tuple[str, ...], tokens: tuple[tuple[int, ...], ...],
                    turn: str, unlocked: frozenset[str], timeouts: tuple[int, ...],
                    out: tuple[str | None, ...], winner: str | None, seed_state: int,
-                   events: list[Event]) -> State:
+                   events: list[Event] | None) -> State:
         """The position passed to the next seat clockwise, in its roll phase."""
         nxt = next_seat(seats, out, turn)
-        events.append({"type": "turn", "seat": nxt})
+        if events is not None:
+            events.append({"type": "turn", "seat": nxt})
         return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
                                   out, winner, seed_state))
 
-    def _timeout(self, state: State, value: int | None, events: list[Event]) -> State:
+    def _timeout(self, state: State, value: int | None, events: list[Event] | None) -> State:
         if state.phase == "move" and value is not None:
             raise IllegalAction("a timeout after the roll plays the rolled die; give no value")
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
@@ -444,7 +471,8 @@ class CourtyardRules:
         count = state.timeouts[ci] + 1
         timeouts = state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:]
         state = state._replace(timeouts=timeouts)
-        events.append({"type": "timeout", "seat": colour, "count": count})
+        if events is not None:
+            events.append({"type": "timeout", "seat": colour, "count": count})
         if count >= MAX_TIMEOUTS:
             # the fifth timeout removes the seat before any roll or move
             return self._remove_seat(state, colour, "eliminated", events)
@@ -455,22 +483,25 @@ class CourtyardRules:
         token = self.timeout_choice(state, state.die)
         return self._move(state, token, events)
 
-    def _quit(self, state: State, seat: Any, events: list[Event]) -> State:
+    def _quit(self, state: State, seat: Any, events: list[Event] | None) -> State:
         if not isinstance(seat, str) or seat not in state.seats:
             raise IllegalAction(f"{seat!r} is not a seat in this game")
         if state.out[COLOUR_INDEX[seat]] is not None:
             raise IllegalAction(f"{seat} has already left this game")
         return self._remove_seat(state, seat, "quit", events)
 
-    def _remove_seat(self, state: State, seat: str, reason: str, events: list[Event]) -> State:
+    def _remove_seat(self, state: State, seat: str, reason: str,
+                     events: list[Event] | None) -> State:
         si = COLOUR_INDEX[seat]
         tokens = state.tokens[:si] + ((),) + state.tokens[si + 1:]
         out = state.out[:si] + (reason,) + state.out[si + 1:]
-        events.append({"type": reason, "seat": seat})  # "quit" or "eliminated"
+        if events is not None:
+            events.append({"type": reason, "seat": seat})  # "quit" or "eliminated"
         state = state._replace(tokens=tokens, out=out)
         remaining = self.active_seats(state)
         if len(remaining) == 1:
-            events.append({"type": "won", "seat": remaining[0]})
+            if events is not None:
+                events.append({"type": "won", "seat": remaining[0]})
             return state._replace(phase="over", winner=remaining[0], die=None, sixes=0)
         if seat == state.turn:
             return self._pass_turn(state, events)
