@@ -674,9 +674,9 @@ class Controller:
         if dialog.open:
             return
         winner = self.state.winner
-        how = "got all four tokens home" if any(
-            e for e in [self.state.tokens[COLOURS.index(winner)]]
-            if e and all(p == view.HOME for p in e)) else "is the last player remaining"
+        tokens = self.state.tokens[COLOURS.index(winner)]
+        all_home = bool(tokens) and all(p == view.HOME for p in tokens)
+        how = "got all four tokens home" if all_home else "is the last player remaining"
         _el("winner-title").textContent = f"{narrate.name_of(winner, self.session.names)} wins!"
         _el("winner-text").textContent = (f"{narrate.name_of(winner, self.session.names)} {how}. "
                                           "Play again with the same seats?")
