@@ -89,6 +89,7 @@ class Controller:
         self.last_roll: int | None = None
         self.pending: Any = None  # a scheduled automatic or computer action
         self.thinking = False
+        self.save_failed = False
         self.turn_seconds = _number_param("turn_seconds", TURN_SECONDS, 1, 600)
         self.auto_delay = _number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
         self.pace_override = _query_param("pace_ms")
@@ -706,8 +707,22 @@ class Controller:
     # -- saving ------------------------------------------------------------------
 
     def save(self) -> None:
-        if self.session is not None:
+        if self.session is None:
+            return
+        try:
             window.localStorage.setItem(SAVE_KEY, encode(self.session))
+        except Exception:  # storage full or blocked (private mode): play on, but say so
+            if not self.save_failed:
+                self.save_failed = True
+                warning = _el("save-warning")
+                warning.textContent = (
+                    "This game cannot be saved on this device (its storage is full or "
+                    "blocked); it will be lost if the page closes.")
+                warning.hidden = False
+            return
+        if self.save_failed:
+            self.save_failed = False
+            _el("save-warning").hidden = True
 
     def _log_from_replay(self, states: list[Any]) -> list[str]:
         """Rebuild the move log by replaying the record's actions."""

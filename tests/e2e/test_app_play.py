@@ -286,3 +286,32 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
         assert page.console_errors == []
     finally:
         page.context.close()
+
+
+def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_url: str) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    # a full or blocked storage: every write of the save throws, as Safari's private mode did
+    context.add_init_script("""
+        const setItem = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+            if (key === 'courtyard-ludo/save')
+                throw new DOMException('full', 'QuotaExceededError');
+            return setItem.call(this, key, value);
+        };
+    """)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server_url + FAST)
+        wait_ready(page)
+        start_game(page, ["red", "green"])
+        warning = page.locator("#save-warning")
+        warning.wait_for(state="visible")
+        assert "cannot be saved" in warning.inner_text()
+        text = position_text(page)
+        page.click("#die")
+        wait_change(page, text)  # the game carries on
+        assert errors == []
+    finally:
+        context.close()
