@@ -1,6 +1,6 @@
 """Browser side of Courtyard Ludo.
 
 ``view``, ``narrate`` and ``savegame`` are pure Python (tested in CPython);
-``controller`` and ``pwa`` are the only modules that import the browser
+``controller``, ``storage`` and ``pwa`` are the only modules that import the browser
 (js/pyscript).
 """

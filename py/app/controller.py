@@ -32,11 +32,13 @@ from ludo import (
     rules_for,
 )
 
-from . import narrate, view
+from . import narrate, storage, view
 from .savegame import SaveError, Session, decode, encode
 
 SAVE_KEY = "courtyard-ludo/save"
 SETTINGS_KEY = "courtyard-ludo/settings"
+OWNER_KEY = "courtyard-ludo/owner"  # the tab that plays the table (clock, computers)
+HANDOVER_MS = 600  # the die ignores input this long after the turn passes (no double rolls)
 TURN_SECONDS = 30
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 PACE_MS = {"slow": 1300, "normal": 700, "fast": 250}
@@ -87,11 +89,14 @@ class Controller:
         self.log: list[str] = []
         self.layout: dict[tuple[str, int], tuple[float, float, float]] = {}
         self.last_roll: int | None = None
-        self.pending: Any = None  # a scheduled automatic or computer action
-        self.thinking = False
+        self.pending: Any = None  # (timer, proxy) of a scheduled automatic or computer action
         self.save_failed = False
+        self.passive = False  # another tab of this browser plays the game
+        self.tab_id = os.urandom(8).hex()
+        self.die_ready_at = 0.0  # epoch ms before which the die ignores input
         self.turn_seconds = _number_param("turn_seconds", TURN_SECONDS, 1, 600)
         self.auto_delay = _number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
+        self.handover = min(HANDOVER_MS, self.auto_delay)
         self.pace_override = _query_param("pace_ms")
         self.reduced_motion = bool(
             window.matchMedia("(prefers-reduced-motion: reduce)").matches)
@@ -123,21 +128,15 @@ class Controller:
         self._on(_el("dlg-error"), "close", self.on_error_closed)
         self._on(window, "hashchange", lambda e: self.route())
         self._on(window, "pagehide", lambda e: self.save())
+        self._on(window, "storage", self.on_storage)
+        self._on(_el("btn-play-here"), "click", lambda e: self.claim(reload=True))
         tick = create_proxy(lambda: self.tick())
         self._proxies.append(tick)
         window.setInterval(tick, 250)
         self._expose_test_hooks()
 
-        saved = window.localStorage.getItem(SAVE_KEY)
-        if not is_none(saved):
-            try:
-                self.session, states = decode(str(saved))
-            except SaveError as exc:
-                self.show_error(str(exc))
-            else:
-                self.state = states[-1]
-                self.log = self._log_from_replay(states)
-                self.layout = {}
+        self.load_saved()
+        self.claim()
         _el("loading").hidden = True
         self._draw_idle_board()
         if self.session is not None and self.session.screen == "table" and \
@@ -151,6 +150,57 @@ class Controller:
             pwa.start(self)
         except Exception as exc:  # noqa: BLE001
             window.console.warn(f"offline support failed to start: {exc}")
+
+    def load_saved(self) -> bool:
+        """Restore the saved game, if any; a damaged save is explained, never fatal."""
+        saved = storage.get(SAVE_KEY)
+        if saved is None:
+            return False
+        try:
+            self.session, states = decode(saved)
+        except SaveError as exc:
+            self.show_error(str(exc))
+            return False
+        self.state = states[-1]
+        self.log = self._log_from_replay(states)
+        self.layout = {}
+        return True
+
+    # -- one table per browser: the newest tab plays, the others watch ---------
+
+    def claim(self, reload: bool = False) -> None:
+        """Make this tab the one that plays (clock, computers, input)."""
+        if reload:
+            self.cancel_pending()
+            self.load_saved()
+        self.passive = False
+        _el("tab-banner").hidden = True
+        storage.put(OWNER_KEY, self.tab_id)
+        if reload:
+            self.route()
+            self.schedule()
+
+    def on_storage(self, event: Any) -> None:
+        """Another tab wrote: step aside if it took the table, follow its saves."""
+        key = None if is_none(event.key) else str(event.key)
+        if key == OWNER_KEY and not is_none(event.newValue) and \
+                str(event.newValue) != self.tab_id:
+            self.passive = True
+            self.cancel_pending()
+            _el("tab-banner").hidden = False
+            self.render_if_shown()
+        elif key == SAVE_KEY and self.passive and self.load_saved():
+            self.render_if_shown()
+
+    def render_if_shown(self) -> None:
+        if self.state is None:
+            return
+        if _el("screen-table").hidden:
+            self._draw_idle_board()
+            if not _el("screen-home").hidden:
+                self._show_resume()
+        else:
+            self.render()
 
     def _expose_test_hooks(self) -> None:
         # Read-only hooks for automated tests; they never change the game.
@@ -168,11 +218,11 @@ class Controller:
     def _load_settings(self) -> dict[str, Any]:
         defaults: dict[str, Any] = {"rules": "courtyard", "seats": list(default_seats(2)),
                                     "names": {}, "players": {}, "timer": True, "pace": "normal"}
-        raw = window.localStorage.getItem(SETTINGS_KEY)
-        if is_none(raw):
+        raw = storage.get(SETTINGS_KEY)
+        if raw is None:
             return defaults
         try:
-            data = json.loads(str(raw))
+            data = json.loads(raw)
         except ValueError:
             return defaults
         if not isinstance(data, dict):
@@ -262,7 +312,7 @@ class Controller:
         timer = bool(_el("opt-timer").checked)
         self.settings.update(rules=rules, seats=seats, names=names, players=players,
                              timer=timer, pace=str(_el("opt-pace").value))
-        window.localStorage.setItem(SETTINGS_KEY, json.dumps(self.settings))
+        storage.put(SETTINGS_KEY, json.dumps(self.settings))
         self.start_game(rules, tuple(seats), names, {c: k for c, k in players.items()
                                                      if c in seats}, timer)
 
@@ -302,6 +352,8 @@ class Controller:
         if name == "table" and self.state is None:
             name = "home"
         if name not in ("home", "table", "rules", "install"):
+            if any(not _el(screen).hidden for screen in SCREENS[1:]):
+                return  # an in-page anchor such as the skip link: stay on this screen
             name = "home"
         for screen in SCREENS:
             _el(screen).hidden = screen != f"screen-{name}"
@@ -322,15 +374,21 @@ class Controller:
 
     def _show_resume(self) -> None:
         box = _el("resume-box")
-        if self.state is not None and self.state.phase != "over":
+        if self.state is None:
+            box.hidden = True
+            return
+        title = rules_for(self.state).title
+        if self.state.phase == "over":
+            winner = narrate.name_of(self.state.winner, self.session.names)
+            _el("resume-text").textContent = f"The last {title} game is over: {winner} won."
+            _el("btn-resume").textContent = "See the table"
+        else:
             turn = narrate.name_of(self.state.turn, self.session.names)
-            title = rules_for(self.state).title
             _el("resume-text").textContent = (
                 f"A {title} game is in progress ({len(active_seats(self.state))} players; "
                 f"{turn} to play). Its clock keeps running. Starting a new game replaces it.")
-            box.hidden = False
-        else:
-            box.hidden = True
+            _el("btn-resume").textContent = "Resume game"
+        box.hidden = False
 
     def _draw_idle_board(self) -> None:
         """The board behind the home screen: the game in progress, or an empty board."""
@@ -342,12 +400,13 @@ class Controller:
     # -- the table -------------------------------------------------------------
 
     def human_to_act(self) -> bool:
-        return (self.state is not None and self.state.phase != "over"
+        return (self.state is not None and self.state.phase != "over" and not self.passive
                 and self.session.kind(self.state.turn) == "human")
 
     def movable(self) -> dict[tuple[str, int], int]:
         """Movable tokens of a human player and where each would go (asked of the engine)."""
-        if not self.human_to_act() or self.state.phase != "move":
+        if not self.human_to_act() or self.state.phase != "move" or self.passive \
+                or _el("screen-table").hidden:
             return {}
         found = {}
         for action in legal_actions(self.state):
@@ -425,7 +484,7 @@ class Controller:
             return "The computer is playing this turn."
         if state.phase == "roll":
             return "Tap the die, or focus it and press Enter or Space."
-        if len(self.movable()) > 1:
+        if auto_action(state) is None:
             return f"You rolled {state.die}: choose a glowing token (arrow keys, then Enter)."
         return f"You rolled {state.die}: the only move plays by itself."
 
@@ -474,7 +533,7 @@ class Controller:
 
     def act(self, action: Action) -> bool:
         """Apply an action through the engine; returns False if it was illegal."""
-        if self.state is None or self.state.phase == "over":
+        if self.state is None or self.state.phase == "over" or self.passive:
             return False
         before = self.state
         try:
@@ -487,15 +546,18 @@ class Controller:
         for e in events:
             if e["type"] == "rolled":
                 self.last_roll = e["value"]
-        if state.phase == "roll":
-            # a new turn or an extra roll starts a fresh 30 seconds
+        if state.phase == "roll" and (action.type != "quit" or state.turn != before.turn):
+            # a new turn or an extra roll starts a fresh 30 seconds (another seat quitting
+            # does not)
             self.session.deadline = _now_ms() + self.turn_seconds * 1000
+        if state.turn != before.turn:
+            # a short handover, so a double click cannot roll for the next player too
+            self.die_ready_at = _now_ms() + self.handover
         lines = narrate.describe_all(events, self.session.names)
         self.add_log(lines)
         self.save()
         on_table = not _el("screen-table").hidden
-        if on_table:
-            self.render()
+        self.render_if_shown()
         spoken = " ".join(line for line in lines if not line.endswith("’s turn."))
         self.announce(f"{spoken} {self._prompt()}".strip())
         if state.phase == "over":
@@ -507,7 +569,7 @@ class Controller:
         return True
 
     def _focus_after(self, state: Any) -> None:
-        if state.phase == "move" and len(self.movable()) > 1:
+        if state.phase == "move" and auto_action(state) is None:
             first = document.querySelector("#board .token.movable")
             if not is_none(first):
                 first.focus()
@@ -515,12 +577,14 @@ class Controller:
             _el("die").focus()
 
     def on_die(self, event: Any) -> None:
+        if (event.detail or 0) > 1 or _now_ms() < self.die_ready_at:
+            return  # the second click of a double click, or the turn has only just passed
         if self.human_to_act() and self.state.phase == "roll" and self.pending is None:
             self.act(Action("roll"))
 
     def on_board_click(self, event: Any) -> None:
         token = event.target.closest(".token.movable")
-        if not is_none(token) and self.pending is None:
+        if not is_none(token) and self.pending is None and not _el("screen-table").hidden:
             self.act(Action("move", token=int(token.dataset.token)))
 
     def on_board_key(self, event: Any) -> None:
@@ -548,14 +612,16 @@ class Controller:
 
     def cancel_pending(self) -> None:
         if self.pending is not None:
-            window.clearTimeout(self.pending)
+            timer, proxy = self.pending
+            window.clearTimeout(timer)
+            proxy.destroy()
             self.pending = None
 
     def schedule(self) -> None:
         """Queue the next automatic action: an auto-move or a computer's turn."""
         self.cancel_pending()
         state = self.state
-        if state is None or state.phase == "over" or self.session is None:
+        if state is None or state.phase == "over" or self.session is None or self.passive:
             return
         if self.session.kind(state.turn) != "human":
             if _bots is None:
@@ -576,16 +642,18 @@ class Controller:
                 pass
         return PACE_MS.get(self.settings.get("pace", "normal"), PACE_MS["normal"])
 
-    def _later(self, delay: float, fn: Any) -> None:
+    def _later(self, delay: float, fn: Any, quiet: bool = False) -> None:
+        """Run ``fn`` after ``delay`` ms; at most one such action is pending at a time."""
         def fire(*_: Any) -> None:
             self.pending = None
             proxy.destroy()
             fn()
 
+        self.cancel_pending()
         proxy = create_proxy(fire)
-        self.pending = window.setTimeout(proxy, delay)
-        if not _el("screen-table").hidden:
-            self.render_panel()
+        self.pending = (window.setTimeout(proxy, delay), proxy)
+        if not quiet and not _el("screen-table").hidden:
+            self.render_panel()  # the die is disabled while something is pending
 
     def _auto(self, action: Action) -> None:
         if self.state is not None and self.state.phase == "move" and self.human_to_act():
@@ -599,29 +667,24 @@ class Controller:
         level = self.session.kind(state.turn)
         seed = (self.session.record.seed + len(self.session.record.actions)) & 0xFFFFFFFF
         thinking = _bots.think(state, level, seed)
-        self.thinking = True
         started = float(window.performance.now())
 
-        def run_slice(*_: Any) -> None:
+        def run_slice() -> None:
             if self.state is not state:  # the position changed (quit, reload): drop it
-                self.thinking = False
                 return
             deadline = time.perf_counter() + BOT_SLICE_MS / 1000
             try:
                 while time.perf_counter() < deadline:
                     next(thinking)
             except StopIteration as done:
-                self.thinking = False
                 # a User Timing entry per decision, read by bench/bots_browser.py
                 window.performance.measure(
                     f"ludo:decision:{level}:{state.phase}",
                     _js({"start": started, "end": float(window.performance.now())}))
                 self.act(done.value)
                 return
-            self.pending = window.setTimeout(slice_proxy, 0)
+            self._later(0, run_slice, quiet=True)  # give the page its turn, then go on
 
-        slice_proxy = create_proxy(run_slice)
-        self._proxies.append(slice_proxy)
         run_slice()
 
     def tick(self, render_only: bool = False) -> None:
@@ -641,7 +704,7 @@ class Controller:
         _el("timer-fill").style.width = f"{100 * left / self.turn_seconds:.1f}%"
         box.classList.toggle("low", left <= 5)
         box.setAttribute("aria-label", f"{int(left + 0.999)} seconds left for this roll")
-        if not render_only and left <= 0 and self.pending is None:
+        if not render_only and left <= 0 and self.pending is None and not self.passive:
             self.act(Action("timeout"))
 
     # -- leaving, winning, errors -------------------------------------------------
@@ -652,10 +715,13 @@ class Controller:
         select = _el("quit-seat")
         seats = active_seats(self.state)
         humans = [c for c in seats if self.session.kind(c) == "human"]
-        default = self.state.turn if self.state.turn in humans else (humans or seats)[0]
+        # people quit for themselves: computers cannot be made to leave (all-computer games
+        # can be stopped seat by seat)
+        choices = humans or list(seats)
+        default = self.state.turn if self.state.turn in choices else choices[0]
         select.innerHTML = "".join(
             f'<option value="{c}"{" selected" if c == default else ""}>'
-            f"{_escape(narrate.name_of(c, self.session.names))}</option>" for c in seats)
+            f"{_escape(narrate.name_of(c, self.session.names))}</option>" for c in choices)
         _el("dlg-quit").showModal()
 
     def on_quit_closed(self, event: Any) -> None:
@@ -699,7 +765,7 @@ class Controller:
             dialog.showModal()
 
     def on_error_closed(self, event: Any) -> None:
-        window.localStorage.removeItem(SAVE_KEY)
+        storage.remove(SAVE_KEY)
         self.session = None
         self.state = None
         self.go("home")
@@ -709,9 +775,8 @@ class Controller:
     def save(self) -> None:
         if self.session is None:
             return
-        try:
-            window.localStorage.setItem(SAVE_KEY, encode(self.session))
-        except Exception:  # storage full or blocked (private mode): play on, but say so
+        if not storage.put(SAVE_KEY, encode(self.session)):
+            # storage full or blocked (private mode): play on, but say so
             if not self.save_failed:
                 self.save_failed = True
                 warning = _el("save-warning")

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json, replay
+from ludo.notation import MAX_JSON_DEPTH, json_depth
 
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 1
@@ -65,9 +66,11 @@ def encode(session: Session) -> str:
 
 def decode(text: str) -> tuple[Session, list[Any]]:
     """The session and every position of its game; SaveError explains any problem."""
+    if not isinstance(text, str) or json_depth(text) > MAX_JSON_DEPTH:
+        raise SaveError("The save is not readable (it is not a saved game's JSON).")
     try:
         data = json.loads(text)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         raise SaveError("The save is not readable (it is not valid JSON).") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("The save is not a Courtyard Ludo game.")

@@ -9,6 +9,7 @@ field; nothing half-built is ever returned.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, NamedTuple
 
 from .actions import Action
@@ -147,11 +148,32 @@ def _is_version(value: Any, version: int) -> bool:
     return type(value) is int and value == version
 
 
+MAX_JSON_DEPTH = 64  # positions and records nest 3 deep; saves 4
+_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects in JSON ``text`` nest (strings ignored)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _load(text: Any, what: str) -> Any:
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     if not isinstance(text, str):
         raise NotationError(what, "must be JSON text")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        # refused before parsing: in Pyodide a deep parse overflows the JavaScript
+        # stack, which Python cannot catch
+        raise NotationError(what, "is nested too deeply")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

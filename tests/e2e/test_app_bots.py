@@ -100,3 +100,21 @@ def test_reload_during_a_computer_turn_resumes(browser: Browser, server_url: str
         assert page.console_errors == []
     finally:
         page.context.close()
+
+
+def test_the_turn_clock_never_runs_for_a_computer(browser: Browser, server_url: str) -> None:
+    # a 1-second clock and computers that take 1.5 s per action: any clock on a computer
+    # would have fired many times over
+    page = _new_page(browser, server_url + "?auto_delay=0&pace_ms=1500&turn_seconds=1")
+    try:
+        start_game(page, ["red", "green", "yellow"], timer=True,
+                   kinds={"red": "easy", "green": "medium", "yellow": "hard"})
+        first = position_text(page)
+        page.wait_for_timeout(4_000)
+        state = position(page)
+        assert position_text(page) != first  # the computers did play meanwhile
+        assert sum(state.timeouts) == 0
+        assert page.is_hidden("#timer")
+        assert page.console_errors == []
+    finally:
+        page.context.close()

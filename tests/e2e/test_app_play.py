@@ -14,7 +14,15 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from ludo import Action, apply, distinct_moves, parse_position, resolve
+from ludo import (
+    Action,
+    apply,
+    distinct_moves,
+    parse_position,
+    record_from_json,
+    replay,
+    resolve,
+)
 
 BOOT_TIMEOUT_MS = 60_000
 FAST = "?auto_delay=0&pace_ms=0"
@@ -230,13 +238,22 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     assert after.turn != quitter and after.phase == "roll"
     assert after.tokens[("red", "green", "yellow", "blue").index(quitter)] == ()
     remaining = [c for c in after.seats if c != quitter]
+    # a seat that is not playing quits: the player to act keeps the time they had
+    other = next(c for c in remaining if c != after.turn)
+    deadline = saved_deadline(table)
+    table.wait_for_timeout(50)
     table.click("#btn-quit")
-    table.select_option("#quit-seat", remaining[0])
+    table.select_option("#quit-seat", other)
     table.click("#quit-confirm")
     table.locator("#dlg-winner").wait_for(state="visible")
-    assert position(table).winner == remaining[1]
+    assert position(table).winner == after.turn
+    assert saved_deadline(table) == deadline
     assert "last player remaining" in table.inner_text("#dlg-winner")
     table.click("#winner-home")
+
+
+def saved_deadline(page: Page) -> float:
+    return json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["deadline"]
 
 
 def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> None:
@@ -260,6 +277,14 @@ def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> 
         wait_ready(page)
         page.locator("#dlg-error").wait_for(state="visible")
         assert "incompatible version" in page.inner_text("#dlg-error")
+        page.click("#error-new")
+        page.wait_for_function(f"localStorage.getItem({SAVE_KEY!r}) === null")
+        # absurdly deep nesting is refused before parsing (it would overflow the JS stack)
+        page.evaluate(f"localStorage.setItem({SAVE_KEY!r}, '['.repeat(100000))")
+        page.reload()
+        wait_ready(page)
+        page.locator("#dlg-error").wait_for(state="visible")
+        assert "not readable" in page.inner_text("#dlg-error")
         assert page.console_errors == []
     finally:
         page.context.close()
@@ -288,17 +313,18 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
         page.context.close()
 
 
-def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_url: str) -> None:
+@pytest.mark.parametrize("failure", [
+    # a full storage: every write throws
+    """Storage.prototype.setItem = function () {
+           throw new DOMException('full', 'QuotaExceededError'); };""",
+    # a blocked storage: even looking at window.localStorage throws
+    """Object.defineProperty(window, 'localStorage', {
+           get() { throw new DOMException('denied', 'SecurityError'); } });""",
+])
+def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_url: str,
+                                                      failure: str) -> None:
     context = browser.new_context(reduced_motion="reduce")
-    # a full or blocked storage: every write of the save throws, as Safari's private mode did
-    context.add_init_script("""
-        const setItem = Storage.prototype.setItem;
-        Storage.prototype.setItem = function (key, value) {
-            if (key === 'courtyard-ludo/save')
-                throw new DOMException('full', 'QuotaExceededError');
-            return setItem.call(this, key, value);
-        };
-    """)
+    context.add_init_script(failure)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -313,5 +339,75 @@ def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_u
         page.click("#die")
         wait_change(page, text)  # the game carries on
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_double_click_on_the_die_rolls_once(table: Page) -> None:
+    start_game(table, ["red", "yellow"])
+    for _ in range(8):
+        record = json.loads(table.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
+        state = position(table)
+        if state.phase != "roll":
+            roll_until_choice(table)
+            table.locator("#board .token.movable").first.click()
+            continue
+        table.dblclick("#die")
+        table.wait_for_timeout(150)
+        after = json.loads(table.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
+        states = replay(record_from_json(after))
+        # every action since the double click was the roller's own (a roll and any
+        # automatic move): the next player's die was not rolled by the second click
+        for before in states[len(record["actions"]):-1]:
+            assert before.turn == state.turn
+        table.wait_for_function("document.querySelector('#die').disabled === false"
+                                " || JSON.parse(window.ludo.position()).phase === 'move'")
+
+
+def test_board_behind_home_is_not_playable(table: Page) -> None:
+    start_game(table, ["red", "green"])
+    choice = roll_until_choice(table)
+    table.click("#btn-home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert table.locator("#board .token.movable").count() == 0
+    token = parse_position(choice).turn
+    table.locator(f"#board .token-{token}").first.click(force=True)
+    table.wait_for_timeout(100)
+    assert position_text(table) == choice
+
+
+def test_skip_link_stays_on_the_table(table: Page) -> None:
+    start_game(table, ["red", "green"])
+    table.focus(".skip")
+    table.keyboard.press("Enter")
+    table.wait_for_timeout(100)
+    assert table.is_visible("#screen-table")
+
+
+def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
+                                                           server_url: str) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    try:
+        first = context.new_page()
+        first.goto(server_url + FAST)
+        wait_ready(first)
+        start_game(first, ["red", "green"])
+        second = context.new_page()
+        second.goto(server_url + FAST + "#table")
+        wait_ready(second)
+        # the newest tab plays; the first one says so and stops playing
+        first.locator("#tab-banner").wait_for(state="visible")
+        assert second.is_hidden("#tab-banner")
+        assert first.is_disabled("#die")
+        text = position_text(second)
+        second.click("#die")
+        wait_change(second, text)
+        # the first tab follows the saves of the second
+        first.wait_for_function("p => window.ludo.position() === p",
+                                arg=position_text(second), timeout=5_000)
+        first.click("#btn-play-here")
+        second.locator("#tab-banner").wait_for(state="visible")
+        assert first.is_hidden("#tab-banner")
+        assert position_text(first) == position_text(second)
     finally:
         context.close()
