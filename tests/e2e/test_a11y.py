@@ -1,0 +1,86 @@
+"""Accessibility in a real browser: axe-core's WCAG 2.1 A/AA checks on every screen and dialog.
+
+axe-core (a pinned npm dev dependency) is injected into the page by the test only; the app
+never loads it.  Colour contrast, names of buttons and dialogs, ARIA use and the like are
+checked on the home screen, the table (with movable tokens and the details open), both help
+pages and the quit and error dialogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+from test_app_play import SAVE_KEY, _new_page, roll_until_choice, start_game, wait_ready
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    if not AXE.is_file():
+        pytest.fail("node_modules/axe-core is missing: run `make test` (it runs npm ci)")
+    page = _new_page(browser, server_url + "?auto_delay=0&pace_ms=0")
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def violations(page: Page) -> list[str]:
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))
+               .violations.map(v => `${v.id} (${v.impact}): ${v.help} -- ` +
+                   v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))""",
+        WCAG_AA)
+    return found
+
+
+def test_home_screen(page: Page) -> None:
+    page.goto(page.url.split("#")[0] + "#home")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    assert violations(page) == []
+
+
+def test_table_with_a_choice_and_the_details_open(page: Page) -> None:
+    start_game(page, ["red", "green", "yellow"], names={"red": "Ada"}, timer=True)
+    roll_until_choice(page)
+    page.click("#btn-details")
+    assert violations(page) == []
+
+
+def test_table_against_computers(page: Page) -> None:
+    start_game(page, ["red", "blue"], kinds={"blue": "hard"})
+    assert violations(page) == []
+
+
+@pytest.mark.parametrize("screen", ["rules", "install"])
+def test_help_pages(page: Page, screen: str) -> None:
+    page.goto(page.url.split("#")[0] + f"#{screen}")
+    page.wait_for_selector(f"#screen-{screen}:not([hidden])")
+    assert violations(page) == []
+
+
+def test_quit_dialog(page: Page) -> None:
+    start_game(page, ["red", "green"])
+    page.click("#btn-quit")
+    page.locator("#dlg-quit").wait_for(state="visible")
+    assert violations(page) == []
+    page.click("#quit-cancel")
+
+
+def test_error_dialog(browser: Browser, server_url: str) -> None:
+    page = _new_page(browser, server_url)  # a tab with no game, so nothing saves over it
+    try:
+        page.evaluate(f"localStorage.setItem({SAVE_KEY!r}, 'damaged')")
+        page.reload()
+        wait_ready(page)
+        page.locator("#dlg-error").wait_for(state="visible")
+        assert violations(page) == []
+    finally:
+        page.context.close()
