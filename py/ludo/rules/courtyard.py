@@ -319,13 +319,6 @@ class CourtyardRules:
         For callers that only need positions (simulation, bot search), where
         building the event dicts would be a sizeable share of the work.
         """
-        # the two common cases inline: one call fewer on the hottest path
-        kind = action.type
-        phase = state.phase
-        if kind == "roll" and phase == "roll":
-            return self._roll(state, action.value, None)
-        if kind == "move" and phase == "move":
-            return self._move(state, action.token, None)
         return self._advance(state, action, None)
 
     def _advance(self, state: State, action: Action, events: list[Event] | None) -> State:
