@@ -558,8 +558,8 @@ class Controller:
         self.save()
         on_table = not _el("screen-table").hidden
         self.render_if_shown()
-        spoken = " ".join(line for line in lines if not line.endswith("’s turn."))
-        self.announce(f"{spoken} {self._prompt()}".strip())
+        # rolls, moves, captures, unlocks and turn changes, then what to do next
+        self.announce(f"{' '.join(lines)} {self._prompt()}".strip())
         if state.phase == "over":
             if on_table:
                 self.show_winner()

@@ -236,6 +236,8 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     table.wait_for_function(f"JSON.parse(window.ludo.position()).out.{quitter} === 'quit'")
     after = position(table)
     assert after.turn != quitter and after.phase == "roll"
+    spoken = table.inner_text("#announcer")
+    assert "quit the game" in spoken and f"{after.turn.capitalize()}'s turn" in spoken
     assert after.tokens[("red", "green", "yellow", "blue").index(quitter)] == ()
     remaining = [c for c in after.seats if c != quitter]
     # a seat that is not playing quits: the player to act keeps the time they had
