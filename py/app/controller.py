@@ -157,12 +157,12 @@ class Controller:
         if saved is None:
             return False
         try:
-            self.session, states = decode(saved)
+            self.session, states, events = decode(saved)
         except SaveError as exc:
             self.show_error(str(exc))
             return False
         self.state = states[-1]
-        self.log = self._log_from_replay(states)
+        self.log = self._log_from_events(events)
         self.layout = {}
         return True
 
@@ -789,14 +789,13 @@ class Controller:
             self.save_failed = False
             _el("save-warning").hidden = True
 
-    def _log_from_replay(self, states: list[Any]) -> list[str]:
-        """Rebuild the move log by replaying the record's actions."""
+    def _log_from_events(self, events: list[list[dict[str, Any]]]) -> list[str]:
+        """Rebuild the move log from the events the save's replay produced."""
         lines = []
         names = self.session.names
-        for before, action in zip(states, self.session.record.actions, strict=False):
-            _, events = apply(before, action)
-            lines += narrate.describe_all(events, names)
-            for e in events:
+        for caused in events:
+            lines += narrate.describe_all(caused, names)
+            for e in caused:
                 if e["type"] == "rolled":
                     self.last_roll = e["value"]
         return lines

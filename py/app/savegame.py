@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json, replay
-from ludo.notation import MAX_JSON_DEPTH, json_depth
+from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json
+from ludo.notation import MAX_JSON_DEPTH, json_depth, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 1
@@ -64,8 +64,11 @@ def encode(session: Session) -> str:
     }, separators=(",", ":"))
 
 
-def decode(text: str) -> tuple[Session, list[Any]]:
-    """The session and every position of its game; SaveError explains any problem."""
+def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
+    """The session, every position of its game and each action's events.
+
+    SaveError explains any problem.
+    """
     if not isinstance(text, str) or json_depth(text) > MAX_JSON_DEPTH:
         raise SaveError("The save is not readable (it is not a saved game's JSON).")
     try:
@@ -79,7 +82,7 @@ def decode(text: str) -> tuple[Session, list[Any]]:
                         f"(save version {data.get('version')!r}, this app reads {SAVE_VERSION}).")
     try:
         record = record_from_json(data.get("record"))
-        states = replay(record)
+        states, events = replay_with_events(record)
     except LudoError as exc:
         raise SaveError(f"The saved moves do not make a valid game ({exc}).") from None
     names = data.get("names", {})
@@ -97,4 +100,4 @@ def decode(text: str) -> tuple[Session, list[Any]]:
     session = Session(record=record, names=dict(names), players=dict(players),
                       timer=bool(data.get("timer", True)), deadline=deadline,
                       screen=screen if screen in ("table", "home") else "table")
-    return session, states
+    return session, states, events

@@ -132,15 +132,22 @@ def replay(record: Record) -> list[Any]:
 
     Raises NotationError naming the first action that is not legal.
     """
+    return replay_with_events(record)[0]
+
+
+def replay_with_events(record: Record) -> tuple[list[Any], list[list[Event]]]:
+    """Every position, and the events of each action (``events[i]`` for ``actions[i]``)."""
     state = record.start()
     states = [state]
+    events = []
     for i, action in enumerate(record.actions):
         try:
-            state, _ = apply(state, action)
+            state, caused = apply(state, action)
         except IllegalAction as exc:
             raise NotationError(f"actions[{i}]", str(exc)) from None
         states.append(state)
-    return states
+        events.append(caused)
+    return states, events
 
 
 def _is_version(value: Any, version: int) -> bool:

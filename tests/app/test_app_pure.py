@@ -92,7 +92,7 @@ def test_save_round_trip_and_clear_errors() -> None:
         record, state, _ = play(record, state, action)
     session = Session(record=record, names={"red": "Ada"}, players={"green": "hard"},
                       timer=False, deadline=123.0, screen="home")
-    restored, states = decode(encode(session))
+    restored, states, _ = decode(encode(session))
     assert restored == session and states[-1] == state
     with pytest.raises(SaveError, match="not valid JSON"):
         decode("{oops")
