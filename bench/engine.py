@@ -68,12 +68,15 @@ def engine_games(rules_name: str, games: int, seed: int,
     cpu, wall = time.thread_time(), time.perf_counter()
     for game in range(games):
         state = rules.new_game(seats, seed * 1_000_003 + game)
-        while state.phase != "over":
-            if state.phase == "roll":
+        while True:
+            phase = state.phase
+            if phase == "roll":
                 state = step(state, roll)
-            else:
+            elif phase == "move":
                 moves = legal_actions(state)
                 state = step(state, moves[int(random_float() * len(moves))])
+            else:
+                break
             actions += 1
     return time.thread_time() - cpu, time.perf_counter() - wall, actions
 

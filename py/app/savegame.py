@@ -14,7 +14,7 @@ from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json
 from ludo.notation import MAX_JSON_DEPTH, json_depth, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 PLAYER_KINDS = ("human", "easy", "medium", "hard")
 
 

@@ -19,7 +19,7 @@ from .rules.base import Event
 from .rules.courtyard import POSITION_FORMAT, POSITION_VERSION, normalise_seats
 
 RECORD_FORMAT = "courtyard-ludo/record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 MAX_SEED = (1 << 64) - 1
 
 

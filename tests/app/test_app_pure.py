@@ -97,7 +97,7 @@ def test_save_round_trip_and_clear_errors() -> None:
     with pytest.raises(SaveError, match="not valid JSON"):
         decode("{oops")
     with pytest.raises(SaveError, match="incompatible version"):
-        decode(json.dumps({"format": "courtyard-ludo/save", "version": 2}))
+        decode(json.dumps({"format": "courtyard-ludo/save", "version": 1}))
     broken = json.loads(encode(session))
     broken["record"]["actions"].append({"type": "move", "token": 3})
     broken["record"]["actions"].append({"type": "move", "token": 3})

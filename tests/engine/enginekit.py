@@ -68,7 +68,7 @@ def pos(rules: str = "courtyard", seats: tuple[str, ...] | list[str] = COLOURS,
     if sixes is None:
         sixes = 1 if die == 6 else 0
     return {
-        "format": "courtyard-ludo/position", "version": 1, "rules": rules,
+        "format": "courtyard-ludo/position", "version": 2, "rules": rules,
         "seats": seats, "turn": turn, "phase": phase, "die": die, "sixes": sixes,
         "tokens": tokens, "unlocked": unlocked, "timeouts": timeouts, "out": out,
         "winner": winner, "rng": rng,

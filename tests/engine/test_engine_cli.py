@@ -185,7 +185,7 @@ def test_bad_arguments(argv, words, capsys):
 @pytest.mark.parametrize("content,words", [
     ("{not json", "not valid JSON"),
     ("[]", "JSON object"),
-    ('{"format": "courtyard-ludo/position", "version": 2}', "version"),
+    ('{"format": "courtyard-ludo/position", "version": 1}', "version"),
     (json.dumps(dict(pos(), tokens={"red": ["yard"] * 5})), "tokens.red"),
     (json.dumps(dict(pos(), turn="green", out={"green": "quit"})), "tokens.green"),
     ("\u00e9\n", "not valid JSON"),
@@ -231,7 +231,7 @@ def test_replay_of_an_illegal_record(tmp_path, capsys):
 
 def test_replay_of_a_malformed_record(tmp_path, capsys):
     path = tmp_path / "r.json"
-    path.write_text(json.dumps({"format": "courtyard-ludo/record", "version": 1,
+    path.write_text(json.dumps({"format": "courtyard-ludo/record", "version": 2,
                                 "rules": "courtyard", "seats": ["red"], "seed": 1,
                                 "actions": []}))
     assert main(["replay", str(path)]) == 2

@@ -56,7 +56,7 @@ def test_position_json_field_by_field():
     data = position_to_json(new_game("courtyard", ["red", "yellow"], seed=5))
     assert list(data) == ["format", "version", "rules", "seats", "turn", "phase", "die", "sixes",
                           "tokens", "unlocked", "timeouts", "out", "winner", "rng"]
-    assert data["format"] == "courtyard-ludo/position" and data["version"] == 1
+    assert data["format"] == "courtyard-ludo/position" and data["version"] == 2
     assert data["rules"] == "courtyard" and data["seats"] == ["red", "yellow"]
     assert data["phase"] == "roll" and data["die"] is None and data["sixes"] == 0
     assert data["tokens"] == {"red": [Y] * 4, "yellow": [Y] * 4}
@@ -100,7 +100,7 @@ def test_records_round_trip_and_replay():
 
 
 def test_record_seats_are_normalised_to_clockwise_order():
-    data = {"format": "courtyard-ludo/record", "version": 1, "rules": "classic",
+    data = {"format": "courtyard-ludo/record", "version": 2, "rules": "classic",
             "seats": ["blue", "red"], "seed": 0, "actions": []}
     assert record_from_json(data).seats == ("red", "blue")
 
@@ -148,10 +148,11 @@ POSITION_ERRORS = [
     ("turn to an eliminated seat",
      lambda d: (d["out"].update(yellow="eliminated"), d["timeouts"].update(yellow=5),
                 d["tokens"].update(yellow=[]), d.update(turn="yellow")), "turn", "left the game"),
-    ("version 2", _set("version", 2), "version", "not supported"),
-    ("version as text", _set("version", "1"), "version", "not supported"),
+    ("version 1 (older dice)", _set("version", 1), "version", "not supported"),
+    ("version 3", _set("version", 3), "version", "not supported"),
+    ("version as text", _set("version", "2"), "version", "not supported"),
     ("version true", _set("version", True), "version", "not supported"),
-    ("version 1.0", _set("version", 1.0), "version", "not supported"),
+    ("version 2.0", _set("version", 2.0), "version", "not supported"),
     ("format", _set("format", "ludo"), "format", "courtyard-ludo/position"),
     ("unknown rules", _set("rules", "royal"), "rules", "unknown rule set"),
     ("rules not text", _set("rules", 5), "rules", "unknown rule set"),
@@ -272,12 +273,12 @@ def test_position_text_as_bytes_and_non_text():
         parse_position(123)
 
 
-RECORD = {"format": "courtyard-ludo/record", "version": 1, "rules": "courtyard",
+RECORD = {"format": "courtyard-ludo/record", "version": 2, "rules": "courtyard",
           "seats": ["red", "yellow"], "seed": 7,
           "actions": [{"type": "roll", "value": 6}, {"type": "move", "token": 0}]}
 
 RECORD_ERRORS = [
-    ("format", "ludo", "format"), ("version", 2, "version"), ("version", True, "version"),
+    ("format", "ludo", "format"), ("version", 1, "version"), ("version", True, "version"),
     ("rules", "royal", "rules"), ("rules", None, "rules"), ("seats", ["red"], "seats"),
     ("seats", "red", "seats"), ("seed", -1, "seed"), ("seed", 2**64, "seed"),
     ("seed", "7", "seed"), ("seed", True, "seed"), ("seed", 1.5, "seed"),

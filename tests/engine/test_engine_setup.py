@@ -260,27 +260,42 @@ def test_geometry_token_points():
     assert g.token_point("green", 0, 5) == g.cell_centre(g.TRACK_CELLS[5])
 
 
-def _unmix(z: int) -> int:
-    """The RNG state whose SplitMix64 output is ``z`` (the finaliser is a bijection)."""
-    mask = (1 << 64) - 1
-
-    def unxorshift(y: int, k: int) -> int:
-        x = y
-        for _ in range(64 // k + 1):
-            x = y ^ (x >> k)
-        return x & mask
-
-    z = unxorshift(z, 31)
-    z = unxorshift((z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask, 27)
-    return unxorshift((z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask, 30)
+def _unxorshift(y: int, k: int) -> int:
+    """The x with ``x ^ (x >> k) == y`` (64-bit)."""
+    x = y
+    for _ in range(64 // k + 1):
+        x = y ^ (x >> k)
+    return x & ((1 << 64) - 1)
 
 
-def test_roll_die_is_rejection_sampling_over_next_u64():
+def test_next_u32_is_pcg_xsh_rs():
+    # the LCG step and the output function of PCG-XSH-RS 64/32, written out independently
+    state = 0x853C49E6748FEA9B
+    for _ in range(1000):
+        after, bits = rng.next_u32(state)
+        assert after == (state * 6364136223846793005 + 1442695040888963407) % 2**64
+        shift = 22 + (state >> 61)
+        assert bits == ((state ^ (state >> 22)) >> shift) % 2**32
+        state = after
+
+
+def test_seeds_are_scrambled_and_distinct():
+    states = [rng.seed_state(seed) for seed in range(1000)]
+    assert len(set(states)) == 1000 and all(0 <= s < 2**64 for s in states)
+    # neighbouring seeds do not start with the same draws
+    firsts = {rng.next_u32(s)[1] for s in states}
+    assert len(firsts) == 1000
+    # neighbouring seeds pick different first players, about equally often
+    counts = Counter(rng.choose_index(rng.seed_state(seed), 4)[1] for seed in range(4000))
+    assert all(850 < n < 1150 for n in counts.values()), counts
+
+
+def test_roll_die_is_rejection_sampling_over_next_u32():
     state = 987654321
     for _ in range(5000):
         ref = state
         while True:
-            ref, bits = rng.next_u64(ref)
+            ref, bits = rng.next_u32(ref)
             if bits < rng._DIE_BOUND:
                 break
         assert rng.roll_die(state) == (ref, bits % 6 + 1)
@@ -288,9 +303,11 @@ def test_roll_die_is_rejection_sampling_over_next_u64():
 
 
 def test_roll_die_rejects_the_few_biased_draws():
-    # build a state whose next draw is 2**64 - 1 (at or above the bound): it is skipped
-    target = _unmix((1 << 64) - 1)
-    before = (target - 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-    assert rng.next_u64(before) == (target, (1 << 64) - 1)
-    after, bits = rng.next_u64(target)
+    # a state whose draw is 2**32 - 1 (at or above the bound): with the top three bits
+    # clear the output is bits 22..53 of state ^ (state >> 22), so make those all ones
+    before = _unxorshift(((1 << 32) - 1) << 22, 22)
+    assert before >> 61 == 0
+    target, bits = rng.next_u32(before)
+    assert bits == (1 << 32) - 1 >= rng._DIE_BOUND
+    after, bits = rng.next_u32(target)
     assert rng.roll_die(before) == (after, bits % 6 + 1)

@@ -41,7 +41,7 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 POSITION_FORMAT = "courtyard-ludo/position"
-POSITION_VERSION = 1
+POSITION_VERSION = 2
 
 
 class State(NamedTuple):
@@ -115,26 +115,23 @@ _EXTRA_ROLL_REASON = {  # (six, capture, home) -> reason; capture and home never
     (True, True, False): "six+capture", (True, False, True): "six+home",
 }
 
-_NEXT_SEAT: dict[tuple[tuple[str, ...], tuple[str | None, ...], str], str] = {}
-"""Cache for next_seat: at most 11 seatings x 81 out-states x 4 colours."""
+_CLOCKWISE_AFTER = tuple(tuple((ci + k) % len(COLOURS) for k in range(1, len(COLOURS) + 1))
+                         for ci in range(len(COLOURS)))
+"""The colour indices after each colour, clockwise, ending with the colour itself."""
 
 
-def next_seat(seats: tuple[str, ...], out: tuple[str | None, ...], colour: str) -> str:
-    """The first seat clockwise after ``colour`` that is still in the match."""
-    key = (seats, out, colour)
-    try:
-        return _NEXT_SEAT[key]
-    except KeyError:
-        pass
-    i = seats.index(colour)
-    found = colour
-    for k in range(1, len(seats) + 1):
-        c = seats[(i + k) % len(seats)]
-        if out[COLOUR_INDEX[c]] is None:
-            found = c
-            break
-    _NEXT_SEAT[key] = found
-    return found
+def next_seat(tokens: tuple[tuple[int, ...], ...], colour_index: int) -> str:
+    """The first seat clockwise after ``colour_index`` that is still in the match.
+
+    The seats still in the match are exactly the colours that have tokens: a
+    colour that is not seated, has quit or was eliminated has none (a State
+    invariant that new_game, seat removal and the notation reader keep), so the
+    answer comes from ``tokens`` alone, without hashing the seat list.
+    """
+    for j in _CLOCKWISE_AFTER[colour_index]:
+        if tokens[j]:
+            return COLOURS[j]
+    return COLOURS[colour_index]
 
 
 def progress(colour: str, position: int) -> int:
@@ -171,6 +168,16 @@ class CourtyardRules:
                 for rows in DESTINATION[ci]
             )
             for ci in range(len(COLOURS))
+        )
+
+        # movable[colour][unlocked][die][position]: whether a token there may use that
+        # die, column by column, so that "can any token move?" is four lookups
+        self.movable = tuple(
+            tuple(
+                tuple(tuple(row[d] is not None for row in rows) for d in range(7))
+                for rows in by_unlock
+            )
+            for by_unlock in self.moves
         )
 
     def __repr__(self) -> str:
@@ -213,14 +220,11 @@ class CourtyardRules:
         if phase == "move":
             turn = state.turn
             ci = COLOUR_INDEX[turn]
-            table = self.moves[ci][turn in state.unlocked]
-            die = state.die
+            movable = self.movable[ci][turn in state.unlocked][state.die]
             # the player to act has four tokens: which of them can move, as a 4-bit mask
             a, b, c, d = state.tokens[ci]
-            return list(_MOVE_SETS[(table[a][die] is not None)
-                                   | (table[b][die] is not None) << 1
-                                   | (table[c][die] is not None) << 2
-                                   | (table[d][die] is not None) << 3])
+            return list(_MOVE_SETS[movable[a] | movable[b] << 1 | movable[c] << 2
+                                   | movable[d] << 3])
         if phase == "roll":
             return [ROLL]
         return []
@@ -260,7 +264,7 @@ class CourtyardRules:
         return self._seat_after(state, state.turn)
 
     def _seat_after(self, state: State, colour: str) -> str:
-        return next_seat(state.seats, state.out, colour)
+        return next_seat(state.tokens, COLOUR_INDEX[colour])
 
     def timeout_choice(self, state: State, die: int) -> int | None:
         """The token a timeout plays with ``die`` (None when no move is legal).
@@ -319,6 +323,13 @@ class CourtyardRules:
         For callers that only need positions (simulation, bot search), where
         building the event dicts would be a sizeable share of the work.
         """
+        # the two common cases are dispatched here directly: one call less per action
+        kind = action.type
+        phase = state.phase
+        if kind == "roll" and phase == "roll":
+            return self._roll(state, action.value, None)
+        if kind == "move" and phase == "move":
+            return self._move(state, action.token, None)
         return self._advance(state, action, None)
 
     def _advance(self, state: State, action: Action, events: list[Event] | None) -> State:
@@ -359,20 +370,24 @@ class CourtyardRules:
                 events.append({"type": "three_sixes", "seat": turn})
             return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out,
                                    winner, seed_state, events)
-        table = self.moves[COLOUR_INDEX[turn]][turn in unlocked]
-        for pos in tokens[COLOUR_INDEX[turn]]:
-            if table[pos][value] is not None:
-                return _new_state(State, (rules, seats, tokens, turn, "move", value, sixes,
-                                          unlocked, timeouts, out, winner, seed_state))
+        ci = COLOUR_INDEX[turn]
+        movable = self.movable[ci][turn in unlocked][value]
+        a, b, c, d = tokens[ci]
+        if movable[a] or movable[b] or movable[c] or movable[d]:
+            return _new_state(State, (rules, seats, tokens, turn, "move", value, sixes,
+                                      unlocked, timeouts, out, winner, seed_state))
         if value == 6:  # a six with no legal move still earns another roll
             if events is not None:
                 events.append({"type": "extra_roll", "seat": turn, "reason": "six"})
             return _new_state(State, (rules, seats, tokens, turn, "roll", None, sixes, unlocked,
                                       timeouts, out, winner, seed_state))
+        # _next_turn, written out: in the opening most rolls end here
+        nxt = next_seat(tokens, ci)
         if events is not None:
             events.append({"type": "no_move", "seat": turn, "value": value})
-        return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out, winner,
-                               seed_state, events)
+            events.append({"type": "turn", "seat": nxt})
+        return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
+                                  out, winner, seed_state))
 
     def _move(self, state: State, token: Any, events: list[Event] | None) -> State:
         (rules, seats, tokens, colour, _, die, sixes, unlocked, timeouts, out, _,
@@ -385,17 +400,21 @@ class CourtyardRules:
         dest = self.moves[ci][colour in unlocked][origin][die]
         if dest is None:
             raise IllegalAction(f"{colour} token {token} cannot move {die}")
-        mine = mine[:token] + (dest,) + mine[token + 1:]
+        # rebuilt element by element: cheaper than slicing and concatenating
+        a, b, c, d = mine
+        mine = ((dest, b, c, d) if token == 0 else (a, dest, c, d) if token == 1
+                else (a, b, dest, d) if token == 2 else (a, b, c, dest))
         if events is not None:
             if origin == YARD:
                 events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
             else:
                 events.append({"type": "moved", "seat": colour, "token": token,
                                "from": origin, "to": dest})
-        new_tokens = list(tokens)
-        new_tokens[ci] = mine
         victims = None
-        if _CAPTURING[dest]:
+        t0, t1, t2, t3 = tokens
+        if _CAPTURING[dest] and (dest in t0 or dest in t1 or dest in t2 or dest in t3):
+            new_tokens = [t0, t1, t2, t3]
+            new_tokens[ci] = mine
             # every opponent token on an ordinary square goes back, whatever its colour
             for vi in _OPPONENTS[ci]:
                 theirs = tokens[vi]
@@ -413,7 +432,10 @@ class CourtyardRules:
                     unlocked = unlocked | {colour}
                     if events is not None:
                         events.append({"type": "unlocked", "seat": colour})
-        tokens = tuple(new_tokens)
+            tokens = tuple(new_tokens)
+        else:
+            tokens = ((mine, t1, t2, t3) if ci == 0 else (t0, mine, t2, t3) if ci == 1
+                      else (t0, t1, mine, t3) if ci == 2 else (t0, t1, t2, mine))
         home = dest == HOME
         if home:
             if events is not None:
@@ -430,7 +452,7 @@ class CourtyardRules:
                 events.append({"type": "extra_roll", "seat": colour, "reason": reason})
             return _new_state(State, (rules, seats, tokens, colour, "roll", None, sixes,
                                       unlocked, timeouts, out, None, seed_state))
-        nxt = next_seat(seats, out, colour)  # _next_turn, written out: most moves end here
+        nxt = next_seat(tokens, ci)  # _next_turn, written out: most moves end here
         if events is not None:
             events.append({"type": "turn", "seat": nxt})
         return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
@@ -447,7 +469,7 @@ class CourtyardRules:
                    out: tuple[str | None, ...], winner: str | None, seed_state: int,
                    events: list[Event] | None) -> State:
         """The position passed to the next seat clockwise, in its roll phase."""
-        nxt = next_seat(seats, out, turn)
+        nxt = next_seat(tokens, COLOUR_INDEX[turn])
         if events is not None:
             events.append({"type": "turn", "seat": nxt})
         return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
