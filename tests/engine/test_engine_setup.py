@@ -154,6 +154,29 @@ def test_rule10_next_skips_seats_that_have_left():
     assert next_player(load(seats=["red", "yellow"], turn="yellow")) == "red"
 
 
+def test_rule10_next_for_every_seating_and_every_seat_that_has_left():
+    # the engine finds the next seat from who still has tokens; check it against the
+    # definition (next seat clockwise in `seats` that is not in `out`) exhaustively
+    from itertools import combinations, product
+
+    for n in (2, 3, 4):
+        for seats in combinations(COLOURS, n):
+            for reasons in product((None, "quit", "eliminated"), repeat=n):
+                out = {c: r for c, r in zip(seats, reasons, strict=True) if r is not None}
+                active = [c for c in seats if c not in out]
+                if len(active) < 2:
+                    continue
+                for turn in active:
+                    i = seats.index(turn)
+                    expected = next(seats[(i + k) % n] for k in range(1, n + 1)
+                                    if seats[(i + k) % n] not in out)
+                    state = load(seats=list(seats), turn=turn, out=out)
+                    assert next_player(state) == expected, (seats, out, turn)
+                    # and the turn really passes there when the roll cannot be used
+                    after, _ = play(state, roll(2))
+                    assert after.turn == expected
+
+
 def test_rule10_next_is_none_when_the_game_is_over():
     over = load(seats=["red", "yellow"], phase="over", winner="yellow", turn="red",
                 out={"red": "quit"})
