@@ -174,3 +174,14 @@ def test_incremental_form_yields_none_and_returns_the_same_action(rules, monkeyp
         result = step(gen, 0.0)
         calls += 1
     assert result == expected and calls >= 2
+
+
+def test_the_benchmark_positions_are_current_notation() -> None:
+    # bench/bots.py stores positions as text; a notation version change must update them
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_bots", ROOT / "bench" / "bots.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    states = [parse_position(text) for text in bench.POSITIONS]
+    assert len(states) == 6 and all(s.phase == "move" for s in states)
