@@ -223,8 +223,8 @@ class CourtyardRules:
             movable = self.movable[ci][turn in state.unlocked][state.die]
             # the player to act has four tokens: which of them can move, as a 4-bit mask
             a, b, c, d = state.tokens[ci]
-            return list(_MOVE_SETS[movable[a] | movable[b] << 1 | movable[c] << 2
-                                   | movable[d] << 3])
+            return [*_MOVE_SETS[movable[a] | movable[b] << 1 | movable[c] << 2
+                                | movable[d] << 3]]
         if phase == "roll":
             return [ROLL]
         return []
@@ -394,7 +394,7 @@ class CourtyardRules:
          seed_state) = state
         ci = COLOUR_INDEX[colour]
         mine = tokens[ci]
-        if type(token) is not int or not 0 <= token < len(mine):
+        if type(token) is not int or not 0 <= token < TOKENS_PER_SEAT:
             raise IllegalAction(f"{colour} has no token {token!r}")
         origin = mine[token]
         dest = self.moves[ci][colour in unlocked][origin][die]
