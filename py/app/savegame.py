@@ -15,6 +15,9 @@ from ludo.notation import MAX_JSON_DEPTH, json_depth, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 2
+"""Follows the record inside it: version 2 holds a version-2 record (PCG dice).  A save from
+version 1 is refused as "an incompatible version of the game" rather than replayed with dice
+it was not rolled with."""
 PLAYER_KINDS = ("human", "easy", "medium", "hard")
 
 
