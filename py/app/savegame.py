@@ -16,7 +16,7 @@ from ludo.notation import MAX_JSON_DEPTH, json_depth, replay_with_events
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 2
 """Follows the record inside it: version 2 holds a version-2 record (PCG dice, scrambled seed).
-A version-1 save is refused as "an incompatible version of the game": its seed would now pick
+A version-1 save is refused as "an incompatible version of the game": its seed may now pick
 another starting seat and its position's dice generator differs, so it cannot be continued."""
 PLAYER_KINDS = ("human", "easy", "medium", "hard")
 
