@@ -24,18 +24,25 @@ ACTION_TYPES = ("roll", "move", "timeout", "quit")
 
 
 class Action(NamedTuple):
-    """One action; unused fields are ``None``."""
+    """One action; unused fields are ``None``.
+
+    ``tokens`` names several tokens moved as one unit (a rule set with stacks);
+    ``value`` is a die value, or a rule set's own face name (``"crown"``).
+    """
 
     type: str
     token: int | None = None
-    value: int | None = None
+    value: int | str | None = None
     seat: str | None = None
+    tokens: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form, leaving out fields that are not set."""
         out: dict[str, Any] = {"type": self.type}
         if self.token is not None:
             out["token"] = self.token
+        if self.tokens is not None:
+            out["tokens"] = list(self.tokens)
         if self.value is not None:
             out["value"] = self.value
         if self.seat is not None:
@@ -44,34 +51,43 @@ class Action(NamedTuple):
 
     @staticmethod
     def from_json(data: Any, field: str = "action") -> Action:
-        """Parse the JSON form, naming ``field`` in any error."""
-        if not isinstance(data, dict):
-            raise NotationError(field, "must be an object like {\"type\": \"roll\"}")
-        kind = data.get("type")
-        if kind not in ACTION_TYPES:
-            raise NotationError(f"{field}.type", f"must be one of {', '.join(ACTION_TYPES)}")
-        unknown = set(data) - {"type", "token", "value", "seat"}
-        if unknown:
-            raise NotationError(field, f"unknown field(s) {', '.join(sorted(unknown))}")
-        token = data.get("token")
-        value = data.get("value")
-        seat = data.get("seat")
-        if kind == "move":
-            if not _is_int(token) or not 0 <= token <= 3:
-                raise NotationError(f"{field}.token", "must be a token number 0..3")
-        elif token is not None:
-            raise NotationError(f"{field}.token", f"is not used by a {kind} action")
-        if kind in ("roll", "timeout"):
-            if value is not None and (not _is_int(value) or not 1 <= value <= 6):
-                raise NotationError(f"{field}.value", "must be a die value 1..6")
-        elif value is not None:
-            raise NotationError(f"{field}.value", f"is not used by a {kind} action")
-        if kind == "quit":
-            if not isinstance(seat, str):
-                raise NotationError(f"{field}.seat", "must name the colour that quits")
-        elif seat is not None:
-            raise NotationError(f"{field}.seat", f"is not used by a {kind} action")
-        return Action(kind, token, value, seat)
+        """Parse the JSON form of the Courtyard family's actions (see :func:`parse_action`)."""
+        return parse_action(data, field)
+
+
+def parse_action(data: Any, field: str = "action") -> Action:
+    """Parse a roll, move, timeout or quit as the Courtyard family writes them.
+
+    Other rule sets parse their own actions (``RuleSet.parse_action``) and may
+    start from this one. Every error names ``field``.
+    """
+    if not isinstance(data, dict):
+        raise NotationError(field, "must be an object like {\"type\": \"roll\"}")
+    kind = data.get("type")
+    if kind not in ACTION_TYPES:
+        raise NotationError(f"{field}.type", f"must be one of {', '.join(ACTION_TYPES)}")
+    unknown = set(data) - {"type", "token", "value", "seat"}
+    if unknown:
+        raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+    token = data.get("token")
+    value = data.get("value")
+    seat = data.get("seat")
+    if kind == "move":
+        if not _is_int(token) or not 0 <= token <= 3:
+            raise NotationError(f"{field}.token", "must be a token number 0..3")
+    elif token is not None:
+        raise NotationError(f"{field}.token", f"is not used by a {kind} action")
+    if kind in ("roll", "timeout"):
+        if value is not None and (not _is_int(value) or not 1 <= value <= 6):
+            raise NotationError(f"{field}.value", "must be a die value 1..6")
+    elif value is not None:
+        raise NotationError(f"{field}.value", f"is not used by a {kind} action")
+    if kind == "quit":
+        if not isinstance(seat, str):
+            raise NotationError(f"{field}.seat", "must name the colour that quits")
+    elif seat is not None:
+        raise NotationError(f"{field}.seat", f"is not used by a {kind} action")
+    return Action(kind, token, value, seat)
 
 
 def _is_int(x: Any) -> bool:

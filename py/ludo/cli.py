@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from .actions import Action
-from .engine import RULESETS, default_seats, rules_for
+from .engine import RULESETS, rules_for
 from .errors import LudoError
 from .invariants import violations
 from .notation import format_position, parse_position, parse_record, position_to_json, replay
@@ -28,10 +28,11 @@ class CliError(Exception):
 
 
 def simulate(rules_name: str, players: int, games: int, seed: int,
-             check: bool = True) -> dict[str, Any]:
+             check: bool = True, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Random legal play; returns the summary the CLI prints."""
     rules = rules_for(rules_name)
-    seats = default_seats(players)
+    seats = rules.seating(players)
+    options = options or {}
     chooser = random.Random(seed)
     roll = Action("roll")
     wins: Counter[str] = Counter()
@@ -40,7 +41,7 @@ def simulate(rules_name: str, players: int, games: int, seed: int,
     first_problem = None
     started = time.perf_counter()
     for game in range(games):
-        state = rules.new_game(seats, seed * 1_000_003 + game)
+        state = rules.new_game(seats, seed * 1_000_003 + game, options)
         count = 0
         while state.phase != "over":
             if count >= MAX_ACTIONS_PER_GAME:
@@ -63,14 +64,15 @@ def simulate(rules_name: str, players: int, games: int, seed: int,
             state = after
             count += 1
         total_actions += count
-        if state.winner:
-            wins[state.winner] += 1
+        for winner in rules.winners(state):
+            wins[winner] += 1
     elapsed = time.perf_counter() - started
     return {
         "command": "simulate",
         "rules": rules.name,
         "players": players,
         "seats": list(seats),
+        **({"options": options} if options else {}),
         "games": games,
         "seed": seed,
         "actions": total_actions,
@@ -171,6 +173,15 @@ def _bots(text: str) -> tuple[str, ...]:
     return levels
 
 
+def _all_options() -> list[Any]:
+    """Every rule set's options, once each by name (they become simulate's flags)."""
+    seen: dict[str, Any] = {}
+    for rules in RULESETS.values():
+        for option in rules.options:
+            seen.setdefault(option.name, option)
+    return list(seen.values())
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
         raise CliError(message)
@@ -187,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=_seed, default=1)
     sim.add_argument("--no-check", action="store_true",
                      help="skip invariant checks (measures raw engine speed)")
+    for option in _all_options():
+        sim.add_argument(f"--{option.name}", action="store_true",
+                         help=f"{option.label} (rule sets that offer it)")
     leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
     leg.add_argument("--roll", type=_die, default=None, metavar="V")
     leg.add_argument("file", nargs="?", default="-")
@@ -209,8 +223,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command == "simulate":
+            offered = {o.name for o in rules_for(args.rules).options}
+            chosen = {o.name: True for o in _all_options() if getattr(args, o.name, False)}
+            for name in chosen.keys() - offered:
+                raise CliError(f"--{name} is not an option of {args.rules}")
             result = simulate(args.rules, args.players, args.games, args.seed,
-                              check=not args.no_check)
+                              check=not args.no_check, options=chosen)
         elif args.command == "legal":
             result = legal(args.file, args.roll)
         elif args.command == "tournament":

@@ -15,8 +15,7 @@ from typing import Any, NamedTuple
 from .actions import Action
 from .engine import apply, new_game, resolve, rules_for
 from .errors import IllegalAction, LudoError, NotationError
-from .rules.base import Event
-from .rules.courtyard import POSITION_FORMAT, POSITION_VERSION, normalise_seats
+from .rules.base import POSITION_FORMAT, Event
 
 RECORD_FORMAT = "courtyard-ludo/record"
 RECORD_VERSION = 2
@@ -29,15 +28,15 @@ def position_to_json(state: Any) -> dict[str, Any]:
 
 
 def position_from_json(data: Any) -> Any:
-    """Parse a position from its JSON object."""
+    """Parse a position from its JSON object.
+
+    The envelope is read here: the format first, then ``rules``, whose rule set
+    reads its own version and everything else.
+    """
     if not isinstance(data, dict):
         raise NotationError("position", "must be a JSON object")
-    # format and version first: they say how to read everything else, "rules" included
     if data.get("format") != POSITION_FORMAT:
         raise NotationError("format", f"must be {POSITION_FORMAT!r}")
-    if not _is_version(data.get("version"), POSITION_VERSION):
-        raise NotationError("version", f"version {data.get('version')!r} is not supported "
-                            f"(this app reads version {POSITION_VERSION})")
     return rules_for(data.get("rules")).from_json(data)
 
 
@@ -52,16 +51,21 @@ def parse_position(text: str) -> Any:
 
 
 class Record(NamedTuple):
-    """A whole game: enough to replay every position exactly."""
+    """A whole game: enough to replay every position exactly.
+
+    ``options`` are the rule set's options the game was set up with, as
+    sorted ``(name, value)`` pairs (empty for rule sets without options).
+    """
 
     rules: str
     seats: tuple[str, ...]
     seed: int
     actions: tuple[Action, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
 
     def start(self) -> Any:
         """The starting position."""
-        return new_game(self.rules, self.seats, self.seed)
+        return new_game(self.rules, self.seats, self.seed, dict(self.options))
 
     def then(self, action: Action) -> Record:
         """This record with one more (resolved) action."""
@@ -69,15 +73,18 @@ class Record(NamedTuple):
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
-    """The JSON object for a record."""
-    return {
+    """The JSON object for a record (``options`` only when the game has any)."""
+    data: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "rules": record.rules,
         "seats": list(record.seats),
         "seed": record.seed,
-        "actions": [a.to_json() for a in record.actions],
     }
+    if record.options:
+        data["options"] = dict(record.options)
+    data["actions"] = [a.to_json() for a in record.actions]
+    return data
 
 
 def record_from_json(data: Any) -> Record:
@@ -89,21 +96,26 @@ def record_from_json(data: Any) -> Record:
     if not _is_version(data.get("version"), RECORD_VERSION):
         raise NotationError("version", f"version {data.get('version')!r} is not supported "
                             f"(this app reads version {RECORD_VERSION})")
-    extra = set(data) - {"format", "version", "rules", "seats", "seed", "actions"}
+    extra = set(data) - {"format", "version", "rules", "seats", "seed", "options", "actions"}
     if extra:
         raise NotationError(sorted(map(str, extra))[0], "is not a field of a record")
     rules = rules_for(data.get("rules"))
     if "seats" not in data:
         raise NotationError("seats", "is missing")
-    seats = normalise_seats(data["seats"], rules.min_players, rules.max_players)
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise NotationError("seed", f"must be a whole number 0..{MAX_SEED}")
+    options = data.get("options", {})
+    if not isinstance(options, dict) or "options" in data and not options:
+        raise NotationError("options", "must be an object of the rule set's options "
+                            "(left out when there are none)")
+    # the starting position checks the seats and options, and puts the seats in order
+    seats = rules.new_game(data["seats"], seed, options).seats
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise NotationError("actions", "must be a list")
-    parsed = tuple(Action.from_json(a, f"actions[{i}]") for i, a in enumerate(actions))
-    return Record(rules.name, seats, seed, parsed)
+    parsed = tuple(rules.parse_action(a, f"actions[{i}]") for i, a in enumerate(actions))
+    return Record(rules.name, seats, seed, parsed, tuple(sorted(options.items())))
 
 
 def format_record(record: Record) -> str:

@@ -185,7 +185,7 @@ def test_bad_arguments(argv, words, capsys):
 @pytest.mark.parametrize("content,words", [
     ("{not json", "not valid JSON"),
     ("[]", "JSON object"),
-    ('{"format": "courtyard-ludo/position", "version": 1}', "version"),
+    ('{"format": "courtyard-ludo/position", "version": 1, "rules": "courtyard"}', "version"),
     (json.dumps(dict(pos(), tokens={"red": ["yard"] * 5})), "tokens.red"),
     (json.dumps(dict(pos(), turn="green", out={"green": "quit"})), "tokens.green"),
     ("\u00e9\n", "not valid JSON"),

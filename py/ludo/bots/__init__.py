@@ -22,10 +22,9 @@ from collections.abc import Generator
 from typing import Any
 
 from ..actions import Action
-from ..engine import distinct_moves
+from ..engine import distinct_moves, rules_for
 from ..errors import IllegalAction, NotationError
 from ..notation import position_from_json
-from .heuristic import EVALUATORS
 from .players import LEVELS, ROLL, Thinking
 
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -57,7 +56,7 @@ def _think(state: Any, level: str, seed: int) -> Thinking:
         raise IllegalAction(f"{state.turn} has no legal move")
     if len(moves) == 1:
         return moves[0]
-    if level != "easy" and state.rules not in EVALUATORS:
+    if level != "easy" and rules_for(state).bot is None:
         level = "easy"  # a rule set without an evaluator yet: play legal moves
     return (yield from LEVELS[level](state, seed))
 

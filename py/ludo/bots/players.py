@@ -5,9 +5,10 @@ yield ``None`` between slices of work and *returns* the chosen action (so the
 action arrives as ``StopIteration.value``).  :func:`ludo.bots.think` picks the
 level; :func:`ludo.bots.choose_action` drains the generator.
 
-The search uses only the engine's public functions (``legal_actions``,
-``distinct_moves``, ``apply``), so it works for any rule set; the position
-evaluation comes from :mod:`ludo.bots.heuristic`, looked up by rule-set name.
+The search uses only the engine's public functions (``distinct_moves``,
+``apply``, ``advance``, ``chance_outcomes``, ``winners``), so it works for any
+rule set and any die; the position evaluation comes from the rule set itself
+(``RuleSet.bot``, a :class:`ludo.rules.base.BotFeatures`).
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from collections.abc import Generator
 from typing import Any
 
 from ..actions import Action
-from ..engine import advance, apply, distinct_moves
-from .heuristic import WIN, Weights, evaluator_for, hard_weights, move_score, move_threats
+from ..engine import advance, apply, chance_outcomes, distinct_moves, rules_for, winners
+from ..rules.base import BotFeatures
 
 Thinking = Generator[None, None, Action]
 
 ROLL = Action("roll")
-DIE_VALUES = (1, 2, 3, 4, 5, 6)
-ROLLS = tuple(Action("roll", value=v) for v in DIE_VALUES)
+WIN = 10_000.0
+"""Value of a won game (and minus this for a lost one), as the rule sets' evaluations use it."""
 
 SLICE_SECONDS = 0.004
 """Work done between two yields of the incremental form (CPython; Pyodide ~1.5x)."""
@@ -49,6 +50,10 @@ def _pick(best: list[Action], state: Any, seed: int) -> Action:
     return best[0] if len(best) == 1 else best[_rng(state, seed).randrange(len(best))]
 
 
+def _over_value(state: Any, me: str) -> float:
+    return WIN if me in winners(state) else -WIN
+
+
 def _events_reward(events: list[dict[str, Any]]) -> tuple[bool, bool]:
     captured = any(e["type"] == "captured" for e in events)
     home = any(e["type"] in ("reached_home", "won") for e in events)
@@ -64,7 +69,7 @@ def think_easy(state: Any, seed: int) -> Thinking:
     won, good = [], []
     for m in moves:
         after, events = apply(state, m)
-        if after.phase == "over" and after.winner == state.turn:
+        if after.phase == "over" and state.turn in winners(after):
             won.append(m)
         elif any(_events_reward(events)):
             good.append(m)
@@ -78,11 +83,12 @@ def think_easy(state: Any, seed: int) -> Thinking:
 def think_medium(state: Any, seed: int) -> Thinking:
     """Greedy on the features of each move (see :func:`heuristic.move_score`)."""
     moves = distinct_moves(state)
+    bot = _features(state)
     scored = []
-    threats = move_threats(state)
+    context = bot.move_context(state)
     for m in moves:
         after, events = apply(state, m)
-        scored.append((move_score(state, m.token, after, events, None, threats), m))
+        scored.append((bot.move_score(state, m, after, events, context), m))
     top = max(v for v, _ in scored)
     return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
     yield  # pragma: no cover - makes this a generator
@@ -108,20 +114,22 @@ class _Clock:
         self.deadline = time.perf_counter() + SLICE_SECONDS
 
 
-def _reply_value(after: Any, me: str, w: Weights, clock: _Clock) -> Generator[None, None, float]:
-    """Expected value for ``me`` once the next opponent has played one roll.
+def _reply_value(after: Any, me: str, bot: BotFeatures,
+                 clock: _Clock) -> Generator[None, None, float]:
+    """Expected value for ``me`` once the next opponent has played one chance outcome.
 
-    The opponent plays each die value with the Medium policy (greedy on
-    :func:`heuristic.move_score`); extra rolls it earns are not followed.
+    The opponent plays each outcome with the Medium policy (greedy on the rule
+    set's ``move_score``); extra rolls it earns are not followed.
     """
-    evaluate = evaluator_for(after)
     them = after.turn
     total = 0.0
-    for roll in ROLLS:
+    for roll, chance in chance_outcomes(after):
         rolled = advance(after, roll)
-        if rolled.phase != "move" or rolled.turn != them:
-            total += evaluate(rolled, me, w) if rolled.phase != "over" else (
-                WIN if rolled.winner == me else -WIN)
+        if rolled.phase == "over":
+            total += chance * _over_value(rolled, me)
+            continue
+        if rolled.phase == "roll" or rolled.turn != them:
+            total += chance * bot.evaluate(rolled, me)
             continue
         moves = distinct_moves(rolled)
         if len(moves) == 1:
@@ -129,58 +137,58 @@ def _reply_value(after: Any, me: str, w: Weights, clock: _Clock) -> Generator[No
         else:
             best_v = -float("inf")
             chosen = None
-            threats = move_threats(rolled)
+            context = bot.move_context(rolled)
             for m in moves:
                 nxt, events = apply(rolled, m)
-                v = move_score(rolled, m.token, nxt, events, None, threats)
+                v = bot.move_score(rolled, m, nxt, events, context)
                 if v > best_v:
                     best_v, chosen = v, nxt
         if chosen.phase == "over":
-            total += WIN if chosen.winner == me else -WIN
+            total += chance * _over_value(chosen, me)
         else:
-            total += evaluate(chosen, me, w)
+            total += chance * bot.evaluate(chosen, me)
         if clock.due():
             yield
             clock.restart()
-    return total / 6.0
+    return total
 
 
-def _after_move(after: Any, me: str, w: Weights, depth: int, reply: bool,
+def _after_move(after: Any, me: str, bot: BotFeatures, depth: int, reply: bool,
                 clock: _Clock) -> Generator[None, None, float]:
     """Value for ``me`` of the position right after one of its moves."""
     if after.phase == "over":
-        return WIN if after.winner == me else -WIN
+        return _over_value(after, me)
     if after.turn != me:
         if reply:
-            return (yield from _reply_value(after, me, w, clock))
-        return evaluator_for(after)(after, me, w)
+            return (yield from _reply_value(after, me, bot, clock))
+        return bot.evaluate(after, me)
     # the same player acts again: an extra roll (or a move still to make)
     if after.phase == "roll":
         if depth >= HARD_EXTRA_ROLL_DEPTH:
-            return evaluator_for(after)(after, me, w) + w.extra_roll
+            return bot.evaluate(after, me) + bot.extra_roll
         total = 0.0
-        for roll in ROLLS:
+        for roll, chance in chance_outcomes(after):
             rolled = advance(after, roll)
-            total += yield from _decision_value(rolled, me, w, depth + 1, clock)
+            total += chance * (yield from _decision_value(rolled, me, bot, depth + 1, clock))
             if clock.due():
                 yield
                 clock.restart()
-        return total / 6.0
-    return (yield from _decision_value(after, me, w, depth, clock))
+        return total
+    return (yield from _decision_value(after, me, bot, depth, clock))
 
 
-def _decision_value(state: Any, me: str, w: Weights, depth: int,
+def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
                     clock: _Clock) -> Generator[None, None, float]:
     """Value for ``me`` of a position after a roll inside its own turn."""
     if state.phase == "over":
-        return WIN if state.winner == me else -WIN
+        return _over_value(state, me)
     if state.turn != me:
-        return evaluator_for(state)(state, me, w)
+        return bot.evaluate(state, me)
     if state.phase == "roll":  # a six with no move: roll again
-        return (yield from _after_move(state, me, w, depth, False, clock))
+        return (yield from _after_move(state, me, bot, depth, False, clock))
     best = -float("inf")
     for m in distinct_moves(state):
-        v = yield from _after_move(advance(state, m), me, w, depth, False, clock)
+        v = yield from _after_move(advance(state, m), me, bot, depth, False, clock)
         if v > best:
             best = v
         if clock.due():
@@ -196,14 +204,21 @@ def think_hard(state: Any, seed: int) -> Thinking:
     if len(moves) == 1:
         return moves[0]
     me = state.turn
-    w = hard_weights(state)
+    bot = _features(state)
     clock = _Clock()
     scored = []
     for m in moves:
-        v = yield from _after_move(advance(state, m), me, w, 0, HARD_REPLY, clock)
+        v = yield from _after_move(advance(state, m), me, bot, 0, HARD_REPLY, clock)
         scored.append((v, m))
     top = max(v for v, _ in scored)
     return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
+
+
+def _features(state: Any) -> BotFeatures:
+    bot = rules_for(state).bot
+    if bot is None:  # think() plays such rule sets at Easy; never reached
+        raise ValueError(f"{state.rules} has no evaluation for the computer players")
+    return bot
 
 
 LEVELS = {"easy": think_easy, "medium": think_medium, "hard": think_hard}

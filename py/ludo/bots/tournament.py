@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..actions import Action
-from ..engine import apply, default_seats, distinct_moves, rules_for
+from ..engine import apply, distinct_moves, rules_for, winners
 from . import LEVEL_NAMES, choose_action
 
 MAX_ACTIONS_PER_GAME = 100_000
@@ -29,9 +29,10 @@ def play_game(rules_name: str, bots: tuple[str, ...], game_seed: int,
     included) and the seconds of decisions that had a real choice.
     """
     n = len(bots)
-    seats = default_seats(n)
+    rules = rules_for(rules_name)
+    seats = rules.seating(n)
     entry_of = {seat: (i + rotation) % n for i, seat in enumerate(seats)}
-    state = rules_for(rules_name).new_game(seats, game_seed)
+    state = rules.new_game(seats, game_seed)
     times: dict[str, list[float]] = {}
     choice_times: dict[str, list[float]] = {}
     actions = 0
@@ -52,7 +53,8 @@ def play_game(rules_name: str, bots: tuple[str, ...], game_seed: int,
                 choice_times.setdefault(level, []).append(spent)
         state, _ = apply(state, action)
         actions += 1
-    winner = entry_of[state.winner] if state.phase == "over" else None
+    won = winners(state)
+    winner = entry_of[won[0]] if won else None
     return {"winner": winner, "actions": actions, "times": times, "choice_times": choice_times}
 
 

@@ -1,77 +1,331 @@
-"""The small interface every rule set implements.
+"""The one interface between a rule set and everything else.
 
 A rule set is a value (not a class hierarchy to subclass deeply): it creates
-positions, lists legal actions, applies actions and converts positions to and
-from their JSON notation.  The engine's top-level functions in
-:mod:`ludo.engine` dispatch on the ``rules`` name stored in every position, so
-callers (controller, bots, CLI, network code) never branch on the rule set.
+positions, lists legal actions, applies actions, converts positions to and
+from their JSON notation -- and it tells a screen what to draw (:class:`Scene`)
+and what a person may click (:class:`Choice`), and narrates its own events.
+Callers (the table, the view, bots, the CLI, network code) never read a rule
+set's position fields: they go through :mod:`ludo.engine`, which dispatches on
+the ``rules`` name every position carries.
+
+Chessground's ``movable.dests`` is the model for choices: the board has no
+rules inside; it marks what the rule set says can be clicked and reports the
+click. OpenSpiel's is the model for chance: ``chance_outcomes`` lists a chance
+node's outcomes with their probabilities, so the bots take expectations over
+any die (numbers, crowns, feathers) without knowing its faces.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from ..actions import Action
+
+POSITION_FORMAT = "courtyard-ludo/position"
+"""The envelope every rule set's position notation shares: ``format``, ``version``, ``rules``.
+The version is the rule set's own (each reads only its own versions)."""
 
 Event = dict[str, Any]
 """An event is a plain JSON-ready dict with at least ``type`` and ``seat``."""
 
+Names = Mapping[str, str]
+"""Display names by seat colour (the players' own names; a seat without one uses its colour)."""
+
 
 class Position(Protocol):
-    """What every rule set's position type offers (they are NamedTuples)."""
+    """What every rule set's position offers (they are immutable NamedTuples).
 
-    rules: str
-    seats: tuple[str, ...]
-    turn: str
-    phase: str  # "roll" (a chance node), "move" (a decision), or "over"
-    winner: str | None
+    ``phase`` is ``"roll"`` at a chance node, ``"over"`` once the game has
+    ended, and any other name (``"move"``, ``"play"``, ...) at a decision of
+    the seat in ``turn``. Only the engine's entry points read these fields.
+    """
+
+    @property
+    def rules(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+    @property
+    def turn(self) -> str: ...
+
+    @property
+    def phase(self) -> str: ...
 
 
-class RuleSet(Protocol):
+S = TypeVar("S", bound=Position)
+
+
+# -- what a screen draws: the scene ---------------------------------------------------
+
+
+class Cell(NamedTuple):
+    """One place a piece can stand, in board units (the board is ``Board.size`` square).
+
+    ``kind`` is one of ``track``, ``start``, ``safe``, ``lane``, ``home``, ``yard``;
+    ``marks`` are a rule set's extra signs: ``star``, ``lock`` (a closed lock drawn
+    here), ``locked`` (a lane square drawn grey), ``crown``, ``feather``, ...
+    ``shape`` is ``square`` (a board square), ``spot`` (a yard circle) or
+    ``none`` (an anchor with nothing drawn, such as a place in the home triangle).
+    """
+
+    id: str
+    x: float  # centre
+    y: float
+    kind: str
+    colour: str | None = None
+    marks: tuple[str, ...] = ()
+    shape: str = "square"
+    label: str = ""  # words for screen readers: "square 12", "red home lane, square 3"
+
+
+class Region(NamedTuple):
+    """Decoration under the cells: a yard's background, the home centre's triangles.
+
+    ``points`` is a polygon in board units; ``muted`` draws it grey (an empty seat).
+    """
+
+    kind: str  # "yard", "yard-inner", "home"
+    colour: str | None
+    points: tuple[tuple[float, float], ...]
+    muted: bool = False
+
+
+class Board(NamedTuple):
+    """A whole board: what to draw under the pieces."""
+
+    size: float
+    regions: tuple[Region, ...]
+    cells: tuple[Cell, ...]
+    turns: tuple[tuple[str, int], ...] = ()
+    """Anticlockwise quarter turns that bring each seat's corner to the bottom left (online)."""
+
+
+class Piece(NamedTuple):
+    """One token (a man, a piece): ``id`` is unique in the game, e.g. ``red-2``."""
+
+    id: str
+    colour: str
+    token: int  # its number within its colour (0-based)
+    label: str  # "Red token 3, on square 14 (2 from red's start)"
+
+
+class Stack(NamedTuple):
+    """The pieces on one place, bottom first.
+
+    ``kind`` says how they belong together: ``group`` (they merely share the
+    place and are drawn side by side), ``block`` (drawn as one stack with its
+    count visible) or ``double`` (the last piece rides on the one below it).
+    """
+
+    place: str  # a Cell id
+    pieces: tuple[Piece, ...]
+    kind: str = "group"
+
+
+class SeatView(NamedTuple):
+    """A seat as the panel shows it."""
+
+    colour: str
+    status: str  # "playing", "finished", "resting", "quit" or "eliminated"
+    facts: tuple[str, ...]  # short facts: "2/4 home", "timeouts 1/5", "lane open"
+    team: str | None = None  # a team's name when seats play in teams
+
+
+class DieView(NamedTuple):
+    """One rolled value: ``state`` is ``rolled`` (waiting to be played), ``used``,
+    ``playable`` or ``stranded`` (no legal move uses it)."""
+
+    value: int | str
+    label: str
+    state: str = "rolled"
+
+
+class Scene(NamedTuple):
+    """Everything a screen shows of a position, with no rule inside."""
+
+    board: Board
+    stacks: tuple[Stack, ...]
+    seats: tuple[SeatView, ...]
+    dice: tuple[DieView, ...]  # the values of the current turn that are on show
+    turn: str | None  # the seat to act (None once over)
+    phase: str  # "roll", "over", or the rule set's decision phase
+    next: str | None  # who plays once this turn and its extra rolls are over
+    winners: tuple[str, ...]
+    summary: tuple[str, ...]  # the rules in force, one short line each
+
+
+class Choice(NamedTuple):
+    """A legal decision as something a person can click.
+
+    ``pieces`` are the pieces a click on which selects it (empty for a roll or
+    a choice offered as a button); ``value`` is the value chip it plays, when a
+    turn has several values; ``target`` is the Cell it ends on.
+    """
+
+    action: Action
+    kind: str  # "roll", "move", or a rule set's own ("force", "send_back", ...)
+    label: str  # "moves to square 17 (5 from red's start)"; a button's text
+    pieces: tuple[str, ...] = ()
+    target: str | None = None
+    value: str | None = None
+
+
+class Option(NamedTuple):
+    """A setting of a rule set offered when a game is set up (e.g. Gilgiti's teams)."""
+
+    name: str
+    label: str
+    default: bool
+    players: tuple[int, ...]  # the player counts it applies to
+
+
+class Help(NamedTuple):
+    """A rule set's page in the rules screen: a title, a lead line and numbered rules."""
+
+    lead: str
+    rules: tuple[tuple[str, str], ...]  # (short title, text)
+    notes: tuple[str, ...] = ()
+
+
+# -- the interface ----------------------------------------------------------------------
+
+
+class BotFeatures(Protocol):
+    """What a rule set tells the generic computer players about its positions."""
+
+    extra_roll: float  # what an extra roll is worth where a search stops before it
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good ``state`` is for ``seat`` (Hard's leaf value; higher is better)."""
+        ...
+
+    def move_context(self, state: Any) -> Any:
+        """Work shared by the scoring of several moves from one position."""
+        ...
+
+    def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
+                   context: Any) -> float:
+        """Medium's score of one move, judged by its features."""
+        ...
+
+
+class RuleSet(Protocol[S]):
     """The interface between a rule set and everything else."""
 
     name: str
     title: str
+    summary: str  # one line for the setup form: "enter on a 6, lanes always open"
     min_players: int
     max_players: int
+    options: tuple[Option, ...]
+    help: Help
+    bot: BotFeatures | None  # None: computers play it at Easy
 
-    def new_game(self, seats: tuple[str, ...], seed: int) -> Any:
+    # -- creating and reading
+    def new_game(self, seats: tuple[str, ...], seed: int,
+                 options: Mapping[str, Any] | None = None) -> S:
         """The starting position; the starting player is drawn from ``seed``."""
+        ...
 
-    def legal_actions(self, state: Any) -> list[Action]:
-        """Decisions and chance actions open to the player to act.
+    def seating(self, players: int) -> tuple[str, ...]:
+        """The colours that sit for ``players`` when nobody chooses, clockwise."""
+        ...
 
-        Table actions (``timeout`` for the player to act, ``quit`` for any
-        active seat) are always allowed while the game runs and are not listed.
+    def parse_action(self, data: Any, field: str = "action") -> Action:
+        """An action from its JSON form, checked for shape (not yet for legality)."""
+        ...
+
+    def to_json(self, state: S) -> dict[str, Any]:
+        """The position's JSON notation (format, version, rules, then its own fields)."""
+        ...
+
+    def from_json(self, data: dict[str, Any]) -> S:
+        """Parse and check a position (its version included); NotationError names the field."""
+        ...
+
+    # -- playing
+    def legal_actions(self, state: S) -> list[Action]:
+        """Decisions and chance actions open to the seat to act.
+
+        Table actions (``timeout`` for the seat to act, ``quit``) are allowed
+        while the game runs and are not listed.
         """
+        ...
 
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+    def chance_outcomes(self, state: S) -> list[tuple[Action, float]]:
+        """At a chance node: every resolved chance action with its probability; else []."""
+        ...
+
+    def apply(self, state: S, action: Action) -> tuple[S, list[Event]]:
         """The next position and the events the action caused.
 
         Raises :class:`ludo.errors.IllegalAction` (and changes nothing) when
         the action is not allowed.
         """
+        ...
 
-    def advance(self, state: Any, action: Action) -> Any:
+    def advance(self, state: S, action: Action) -> S:
         """The next position alone: :meth:`apply`'s checks and result, no events built."""
+        ...
 
-    def resolve(self, state: Any, action: Action) -> Action:
-        """``action`` with any die value the RNG would supply filled in."""
+    def resolve(self, state: S, action: Action) -> Action:
+        """``action`` with any chance value the position's RNG would supply filled in."""
+        ...
 
-    def distinct_moves(self, state: Any) -> list[Action]:
-        """One representative of each distinct legal move (for auto-move)."""
+    def distinct_moves(self, state: S) -> list[Action]:
+        """One representative of each distinct legal decision (for auto-move and bots)."""
+        ...
 
-    def auto_action(self, state: Any) -> Action | None:
-        """The move the controller plays by itself (the only distinct move), or None."""
+    def auto_action(self, state: S) -> Action | None:
+        """The decision the table plays by itself (the only distinct one), or None."""
+        ...
 
-    def active_seats(self, state: Any) -> tuple[str, ...]:
+    def active_seats(self, state: S) -> tuple[str, ...]:
         """Seats still in the match (not quit, not eliminated)."""
+        ...
 
-    def next_player(self, state: Any) -> str | None:
-        """Who rolls once the current turn and all its extra rolls are over."""
+    def next_player(self, state: S) -> str | None:
+        """Who acts once the current turn and all its extra rolls are over."""
+        ...
 
-    def to_json(self, state: Any) -> dict[str, Any]:
-        """The position's JSON notation (see docs/notation.md)."""
+    def winners(self, state: S) -> tuple[str, ...]:
+        """The winning seats (a team is several), empty while the game runs."""
+        ...
 
-    def from_json(self, data: dict[str, Any]) -> Any:
-        """Parse and check a position; raises NotationError naming the field."""
+    # -- telling
+    def scene(self, state: S) -> Scene:
+        """What a screen shows of ``state``."""
+        ...
+
+    def board(self, state: S | None) -> Board:
+        """The board for ``state``, or the empty board shown before a game."""
+        ...
+
+    def choices(self, state: S) -> list[Choice]:
+        """Every legal decision as something a person can click."""
+        ...
+
+    def describe(self, event: Event, names: Names) -> str | None:
+        """The sentence for an event (move log, screen readers), or None for a silent one."""
+        ...
+
+    def violations(self, before: S, after: S, events: list[Event]) -> list[str]:
+        """Every broken invariant of one applied action (simulation and tests)."""
+        ...
+
+
+def name_of(seat: str, names: Names | None = None) -> str:
+    """A seat's display name: the player's name with the colour, or the colour."""
+    if names and names.get(seat):
+        return f"{names[seat]} ({seat})"
+    return seat.capitalize()
+
+
+def join_names(seats: Sequence[str], names: Names | None = None) -> str:
+    """"Red", "Red and Yellow", "Red, Green and Blue"."""
+    words = [name_of(s, names) for s in seats]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -16,10 +16,11 @@ implemented, with the tests that pin each sentence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .. import rng
-from ..actions import Action
+from ..actions import Action, parse_action
 from ..errors import IllegalAction, NotationError
 from ..geometry import (
     COLOURS,
@@ -31,7 +32,18 @@ from ..geometry import (
     TRACK_LENGTH,
     YARD,
 )
-from .base import Event
+from . import courtyard_scene
+from .base import (
+    POSITION_FORMAT,
+    Board,
+    BotFeatures,
+    Choice,
+    Event,
+    Help,
+    Names,
+    Option,
+    Scene,
+)
 
 TOKENS_PER_SEAT = 4
 MAX_TIMEOUTS = 5  # the fifth timeout eliminates the seat
@@ -40,8 +52,15 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
-POSITION_FORMAT = "courtyard-ludo/position"
 POSITION_VERSION = 2
+"""This rule set's position version (the envelope's format is shared by every rule set)."""
+SEATS_BY_PLAYERS: dict[int, tuple[str, ...]] = {
+    2: ("red", "yellow"),  # opposite corners: the fairest 2-player board
+    3: ("red", "green", "yellow"),
+    4: ("red", "green", "yellow", "blue"),
+}
+"""Colours that sit when the players don't choose: docs/rules/courtyard.md."""
+ROLL_OUTCOMES = tuple((Action("roll", value=v), 1 / 6) for v in range(1, 7))
 
 
 class State(NamedTuple):
@@ -151,13 +170,17 @@ class CourtyardRules:
 
     min_players = 2
     max_players = 4
+    options: tuple[Option, ...] = ()
 
-    def __init__(self, name: str, title: str, entry_values: tuple[int, ...],
-                 capture_to_unlock: bool) -> None:
+    def __init__(self, name: str, title: str, summary: str, entry_values: tuple[int, ...],
+                 capture_to_unlock: bool, help: Help) -> None:
         self.name = name
         self.title = title
+        self.summary = summary
+        self.help = help
         self.entry_values = frozenset(entry_values)
         self.capture_to_unlock = capture_to_unlock
+        self._bot: BotFeatures | None = None
         # moves[colour][unlocked][position][die]: DESTINATION plus one more row, the
         # yard's, appended last so that position YARD (-1) indexes it: entering is the
         # same lookup as any other move.
@@ -183,10 +206,22 @@ class CourtyardRules:
     def __repr__(self) -> str:
         return f"<rules {self.name}>"
 
+    @property
+    def bot(self) -> BotFeatures:
+        """The computer players' evaluation of these rules (loaded on first use)."""
+        if self._bot is None:
+            from .courtyard_bot import CourtyardBot
+
+            self._bot = CourtyardBot(self)
+        return self._bot
+
     # -- creating ----------------------------------------------------------
 
-    def new_game(self, seats: tuple[str, ...], seed: int) -> State:
+    def new_game(self, seats: tuple[str, ...], seed: int,
+                 options: Mapping[str, Any] | None = None) -> State:
         """Starting position for ``seats``; a random seat (from ``seed``) starts."""
+        if options:
+            raise NotationError("options", f"{self.title} has no options")
         seats = normalise_seats(seats, self.min_players, self.max_players)
         state = rng.seed_state(seed)
         state, first = rng.choose_index(state, len(seats))
@@ -204,6 +239,61 @@ class CourtyardRules:
             winner=None,
             rng=state,
         )
+
+    def seating(self, players: int) -> tuple[str, ...]:
+        """The colours that sit for 2, 3 or 4 players when nobody chooses."""
+        try:
+            return SEATS_BY_PLAYERS[players]
+        except KeyError:
+            raise NotationError("players", "Ludo is for 2 to 4 players") from None
+
+    def parse_action(self, data: Any, field: str = "action") -> Action:
+        """A roll, move, timeout or quit from its JSON form."""
+        return parse_action(data, field)
+
+    # -- asking ------------------------------------------------------------
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """The six die values, each 1/6, at a roll; nothing at a decision."""
+        return list(ROLL_OUTCOMES) if state.phase == "roll" else []
+
+    def winners(self, state: State) -> tuple[str, ...]:
+        return (state.winner,) if state.winner is not None else ()
+
+    # -- telling -------------------------------------------------------------
+
+    def scene(self, state: State) -> Scene:
+        return courtyard_scene.scene(self, state)
+
+    def board(self, state: State | None) -> Board:
+        return courtyard_scene.board(self, state)
+
+    def choices(self, state: State) -> list[Choice]:
+        return courtyard_scene.choices(self, state)
+
+    def describe(self, event: Event, names: Names) -> str | None:
+        return courtyard_scene.describe(event, names)
+
+    def violations(self, before: State, after: State, events: list[Event]) -> list[str]:
+        """Every broken invariant for one applied action (empty when all is well)."""
+        found: list[str] = []
+        for ci, colour in enumerate(COLOURS):
+            tokens = after.tokens[ci]
+            active = colour in after.seats and after.out[ci] is None
+            want = TOKENS_PER_SEAT if active else 0
+            if len(tokens) != want:
+                found.append(f"{colour} has {len(tokens)} tokens, expected {want}")
+            if any(p >= LANE_FIRST for p in tokens) and colour not in after.unlocked:
+                found.append(f"{colour} is in its home lane before the unlock")
+        extra_rolls = sum(1 for e in events if e["type"] == "extra_roll")
+        if extra_rolls > 1:
+            found.append(f"{extra_rolls} extra rolls earned by one action")
+        for e in events:
+            if e["type"] == "captured" and e["square"] in SAFE_SQUARES:
+                found.append(f"capture on safe square {e['square']}")
+        if after.phase != "over" and after.out[COLOUR_INDEX[after.turn]] is not None:
+            found.append(f"the turn went to {after.turn}, who has left")
+        return found
 
     # -- asking ------------------------------------------------------------
 
@@ -756,5 +846,8 @@ class _PositionReader:
         return state
 
 
-COURTYARD = CourtyardRules("courtyard", "Courtyard", entry_values=(1, 6), capture_to_unlock=True)
-CLASSIC = CourtyardRules("classic", "Classic", entry_values=(6,), capture_to_unlock=False)
+COURTYARD = CourtyardRules("courtyard", "Courtyard", "house rules", entry_values=(1, 6),
+                           capture_to_unlock=True, help=courtyard_scene.COURTYARD_HELP)
+CLASSIC = CourtyardRules("classic", "Classic", "enter on a 6, lanes always open",
+                         entry_values=(6,), capture_to_unlock=False,
+                         help=courtyard_scene.CLASSIC_HELP)

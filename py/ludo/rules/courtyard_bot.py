@@ -1,12 +1,8 @@
-"""Position evaluation for the Courtyard family of rule sets (Courtyard, Classic).
+"""How the computer players judge Courtyard and Classic positions.
 
-The bots search with the engine's public functions (``legal_actions``,
-``apply``, ``resolve``); only this module looks inside a position.  It reads
-the ``State`` fields (``tokens``, ``unlocked``, ``out``, ``seats``) and the
-board geometry, so a rule set with the same kind of position (a track of 52
-squares, home lanes, yards) can reuse it by registering its name in
-:data:`EVALUATORS`; a rule set with a different board registers its own
-evaluator there.
+The generic players (:mod:`ludo.bots.players`) search with the engine's public
+functions; this module is the one place that looks inside these rules'
+positions for them, through ``CourtyardRules.bot`` (:class:`CourtyardBot`).
 
 Values are in "steps" (one square of progress is worth 1.0).  An evaluation
 is always from one player's point of view: that player's value minus a share
@@ -15,12 +11,15 @@ of the opponents' values, so hurting the opponents (captures) counts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..engine import rules_for
+from ..actions import Action
 from ..geometry import COLOURS, HOME, LANE_FIRST, SAFE_SQUARES, START_SQUARES, TRACK_LENGTH, YARD
-from ..rules.courtyard import DESTINATION, progress
+from .base import Event
+from .courtyard import DESTINATION, progress
+
+if TYPE_CHECKING:
+    from .courtyard import CourtyardRules
 
 WIN = 10_000.0
 """Value of a won game (and minus this for a lost one)."""
@@ -49,22 +48,14 @@ HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=3.0, danger=0.8, locked=12.0,
 HARD_BY_RULES: dict[str, Weights] = {"classic": HARD._replace(attack=0.0)}
 """Hard's weights where a rule set differs from :data:`HARD` (chosen by tournament)."""
 
-
-def hard_weights(state: Any) -> Weights:
-    """Hard's evaluation weights for the position's rule set."""
-    return HARD_BY_RULES.get(state.rules, HARD)
-
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _NOT_SAFE = tuple(sq not in SAFE_SQUARES for sq in range(TRACK_LENGTH))
 # _PROGRESS[ci][pos + 1]: steps travelled, for pos in YARD..HOME
 _PROGRESS = tuple(tuple(progress(c, p) for p in range(YARD, HOME + 1)) for c in COLOURS)
 
 
-def _entry_values(state: Any) -> frozenset[int]:
-    return getattr(rules_for(state), "entry_values", frozenset((6,)))
-
-
-def _threats(state: Any, chains: bool) -> list[list[float] | None]:
+def _threats(state: Any, chains: bool, entry: frozenset[int] = frozenset()
+             ) -> list[list[float] | None]:
     """Per colour: the probability that its next roll can land on each track square.
 
     Counts the die outcomes that reach the square from each of its tokens (a
@@ -73,7 +64,6 @@ def _threats(state: Any, chains: bool) -> list[list[float] | None]:
     1/36 per outcome.
     """
     result: list[list[float] | None] = [None] * len(COLOURS)
-    entry = _entry_values(state) if chains else frozenset()
     for ci, toks in enumerate(state.tokens):
         if not toks:
             continue
@@ -173,12 +163,12 @@ def _player_value(state: Any, ci: int, threats: list[list[float] | None], w: Wei
     return total
 
 
-def evaluate(state: Any, colour: str, w: Weights = HARD) -> float:
+def evaluate(state: Any, colour: str, w: Weights = HARD, capture_to_unlock: bool = True,
+             entry: frozenset[int] = frozenset((6,))) -> float:
     """How good ``state`` is for ``colour`` (higher is better)."""
     if state.phase == "over":
         return WIN if state.winner == colour else -WIN
-    capture_to_unlock = bool(getattr(rules_for(state), "capture_to_unlock", False))
-    threats = _threats(state, w.chains)
+    threats = _threats(state, w.chains, entry if w.chains else frozenset())
     me = _COLOUR_INDEX[colour]
     mine = _player_value(state, me, threats, w, capture_to_unlock)
     if not (w.opponents or w.leader):
@@ -191,17 +181,6 @@ def evaluate(state: Any, colour: str, w: Weights = HARD) -> float:
     if not theirs:
         return mine
     return mine - w.opponents * sum(theirs) / len(theirs) - w.leader * max(theirs)
-
-
-Evaluator = Callable[[Any, str, Weights], float]
-
-EVALUATORS: dict[str, Evaluator] = {"courtyard": evaluate, "classic": evaluate}
-"""Evaluation function per rule-set name; a new rule set adds its entry here."""
-
-
-def evaluator_for(state: Any) -> Evaluator | None:
-    """The evaluator for the position's rule set, or None if it has none yet."""
-    return EVALUATORS.get(state.rules)
 
 
 # -- Medium's move-by-move scoring -----------------------------------------------
@@ -224,7 +203,7 @@ MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, unlock=20.0, safe=8.0, home
                            danger=1.5, escape=1.0, extra_roll=5.0)
 
 
-def move_score(state: Any, token: int, after: Any, events: list[dict[str, Any]],
+def move_score(state: Any, token: int, after: Any, events: list[Event],
                w: MoveWeights | None = None,
                threats: list[list[float] | None] | None = None) -> float:
     """Medium's score of moving ``token`` from ``state`` to ``after``.
@@ -287,3 +266,23 @@ def move_score(state: Any, token: int, after: Any, events: list[dict[str, Any]],
 def move_threats(state: Any) -> list[list[float] | None]:
     """Per colour, the chance its next roll can land on each track square."""
     return _threats(state, False)
+
+
+class CourtyardBot:
+    """:class:`ludo.rules.base.BotFeatures` for Courtyard and Classic."""
+
+    def __init__(self, rules: CourtyardRules) -> None:
+        self.weights = HARD_BY_RULES.get(rules.name, HARD)
+        self.extra_roll = self.weights.extra_roll
+        self.capture_to_unlock = rules.capture_to_unlock
+        self.entry = rules.entry_values
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        return evaluate(state, seat, self.weights, self.capture_to_unlock, self.entry)
+
+    def move_context(self, state: Any) -> list[list[float] | None]:
+        return move_threats(state)
+
+    def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
+                   context: Any) -> float:
+        return move_score(state, action.token, after, events, None, context)

@@ -1,0 +1,212 @@
+"""What Courtyard and Classic show and say: scene, choices, narration and help.
+
+Everything a screen needs comes from here through the rule-set interface, so
+no word or field of these rules appears outside the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..geometry import COLOURS, HOME, YARD
+from . import cross
+from .base import (
+    Board,
+    Choice,
+    DieView,
+    Event,
+    Help,
+    Names,
+    Piece,
+    Scene,
+    SeatView,
+    Stack,
+    join_names,
+    name_of,
+)
+
+if TYPE_CHECKING:
+    from .courtyard import CourtyardRules, State
+
+ROLL_CHOICE_LABEL = "Roll the die"
+
+
+def _colour_index(colour: str) -> int:
+    return COLOURS.index(colour)
+
+
+def piece_label(colour: str, token: int, position: int) -> str:
+    return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+
+
+def board(rules: CourtyardRules, state: State | None) -> Board:
+    if state is None:
+        return cross.cross_board(COLOURS, locked=())
+    locked = () if not rules.capture_to_unlock else \
+        [c for c in state.seats if c not in state.unlocked]
+    return cross.cross_board(state.seats, locked)
+
+
+def stacks(state: State) -> tuple[Stack, ...]:
+    by_place: dict[str, list[Piece]] = {}
+    for colour in COLOURS:
+        for token, position in enumerate(state.tokens[_colour_index(colour)]):
+            place = cross.place_id(colour, token, position)
+            by_place.setdefault(place, []).append(
+                Piece(f"{colour}-{token}", colour, token, piece_label(colour, token, position)))
+    return tuple(Stack(place, tuple(pieces)) for place, pieces in by_place.items())
+
+
+def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
+    views = []
+    for colour in state.seats:
+        ci = _colour_index(colour)
+        out = state.out[ci]
+        home = sum(1 for p in state.tokens[ci] if p == HOME)
+        facts = [out if out else f"{home}/4 home", f"timeouts {state.timeouts[ci]}/5"]
+        if rules.capture_to_unlock and colour in state.unlocked:
+            facts.append("lane open")
+        status = out or ("finished" if state.winner == colour else "playing")
+        views.append(SeatView(colour, status, tuple(facts)))
+    return tuple(views)
+
+
+def summary(rules: CourtyardRules) -> tuple[str, ...]:
+    if rules.capture_to_unlock:
+        first = ("Enter a token on a 1 or a 6.",
+                 "Capture once to unlock your home lane (grey with a lock until then).")
+    else:
+        first = ("Enter a token only on a 6.", "Home lanes are open from the start.")
+    return first + (
+        "A 6, a capture or reaching home earns one extra roll.",
+        "The third six in a row is discarded and the die passes.",
+        "Landing on an ordinary square sends every opponent there home; the 4 start "
+        "squares and 4 stars are safe.",
+        "Exact roll to finish; the first with all four tokens home wins.",
+        "With the turn clock: 30 seconds per roll; the fifth timeout removes a seat.",
+    )
+
+
+def scene(rules: CourtyardRules, state: State) -> Scene:
+    over = state.phase == "over"
+    return Scene(
+        board=board(rules, state),
+        stacks=stacks(state),
+        seats=seat_views(rules, state),
+        dice=(DieView(state.die, str(state.die)),) if state.phase == "move" else (),
+        turn=None if over else state.turn,
+        phase=state.phase,
+        next=rules.next_player(state),
+        winners=rules.winners(state),
+        summary=summary(rules),
+    )
+
+
+def choices(rules: CourtyardRules, state: State) -> list[Choice]:
+    if state.phase == "roll":
+        return [Choice(Action("roll"), "roll", ROLL_CHOICE_LABEL)]
+    if state.phase != "move":
+        return []
+    colour = state.turn
+    found = []
+    for token, position, dest in rules.targets(state, state.die):
+        label = f"moves to {cross.describe_position(colour, dest).removeprefix('on ')}"
+        kind = "enter" if position == YARD else "move"
+        found.append(Choice(Action("move", token=token), kind, label,
+                            pieces=(f"{colour}-{token}",),
+                            target=cross.place_id(colour, token, dest)))
+    return found
+
+
+def describe(event: Event, names: Names) -> str | None:
+    """One sentence for an event, or None for events not worth a line."""
+    kind = event["type"]
+    who = name_of(event["seat"], names)
+    if kind == "rolled":
+        return f"{who} rolled a {event['value']}."
+    if kind == "entered":
+        return f"{who} brought token {event['token'] + 1} onto the start square."
+    if kind == "moved":
+        if event["to"] == HOME:
+            return f"{who} moved token {event['token'] + 1} home."
+        where = cross.describe_position(event["seat"], event["to"])
+        return f"{who} moved token {event['token'] + 1} {where}."
+    if kind == "captured":
+        victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
+        return f"{who} captured {victims}: back to the yard."
+    if kind == "unlocked":
+        return f"{who}'s home lane is unlocked."
+    if kind == "reached_home":
+        return f"{who} got token {event['token'] + 1} home."
+    if kind == "extra_roll":
+        return f"{who} rolls again."
+    if kind == "three_sixes":
+        return f"Three sixes: {who}'s roll is discarded and the die passes."
+    if kind == "no_move":
+        return f"{who} has no legal move with a {event['value']}; the roll is skipped."
+    if kind == "timeout":
+        return f"{who} ran out of time (timeout {event['count']} of 5)."
+    if kind == "eliminated":
+        return f"{who} was eliminated after a fifth timeout; their tokens are removed."
+    if kind == "quit":
+        return f"{who} quit the game; their tokens are removed."
+    if kind == "won":
+        return f"{join_names(event.get('seats', [event['seat']]), names)} wins the game!"
+    if kind == "turn":
+        return f"{who}'s turn."
+    return None
+
+
+COURTYARD_HELP = Help(
+    lead="Two to four players. Four tokens each. Get all four home first to win.",
+    rules=(
+        ("Take your place.", "A random player starts; turns go clockwise: red, green, yellow, "
+         "blue. On a shared device the board stays fixed, with red at the bottom left; online, "
+         "your own colour is at the bottom left of your screen. Everyone shares the same colours "
+         "and order."),
+        ("Tap the die to roll", "(or focus it and press Enter or Space). A 1 or a 6 puts a token "
+         "from your yard on your coloured start square, or moves a token already out by the full "
+         "roll. One fair six-sided die; a roll cannot be split, and you must move when you can. "
+         "When only one move is possible it plays by itself; otherwise the tokens that can move "
+         "glow, and you pick one."),
+        ("Good things earn another roll.", "A 6, a capture or getting a token home earns one "
+         "extra roll; several at once still earn just one. A 6 with no legal move also lets you "
+         "roll again."),
+        ("Three sixes end your turn.", "The third 6 in a row is discarded and the die passes. "
+         "Moves from the first two sixes stay. Any other number breaks the run."),
+        ("Make a little mischief.", "Land on an ordinary square with opponents on it and all of "
+         "them go back to their yards. Tokens can share squares and never block."),
+        ("Eight safe squares.", "The four coloured start squares and the four stars: nobody is "
+         "captured there."),
+        ("Capture to unlock home.", "A grey home lane with a closed lock means you must capture "
+         "at least once before any of your tokens may enter. After your first capture the lock "
+         "opens and the lane takes your colour, for good, even if the capturing token is sent "
+         "back."),
+        ("Another lap is always possible.", "Until your lane is unlocked, tokens pass its "
+         "entrance and go round again, as often as needed. Once it is unlocked, each token turns "
+         "in on its next approach; a token that has just passed the entrance goes round once "
+         "more."),
+        ("A perfect finish.", "Only your colour uses your home lane, and nobody is captured "
+         "there. Reaching home needs the exact number; overshooting is not allowed. With no "
+         "legal move, the roll is skipped. The first player with all four tokens home wins."),
+        ("Keep the game moving.", "Each roll and its move share 30 seconds. If time runs out "
+         "before you roll, the game rolls and moves for you; after the roll, it moves with that "
+         "die. A new turn or an extra roll starts a fresh 30 seconds. Timeouts add up over the "
+         "match; on your fifth, your tokens are removed and the others play on. “Next” shows who "
+         "plays after this turn and any extra rolls. (The timer can be switched off for relaxed "
+         "games at home.)"),
+        ("Leaving is your choice.", "Quit game, then confirm, removes your tokens for the rest "
+         "of the match; the others continue, skipping your seat, and the last player remaining "
+         "wins. Home leaves the table without quitting: your seat is kept and the clock keeps "
+         "running."),
+    ),
+    notes=("Stars mark safe squares, not the ends of home lanes.",),
+)
+
+CLASSIC_HELP = Help(
+    lead="The rules most people grew up with: a token leaves the yard only on a 6, and home "
+         "lanes are open from the start. Extra rolls, three sixes, captures, safe squares, the "
+         "turn clock and the exact finish are as in Courtyard.",
+    rules=(),
+)

@@ -1,0 +1,158 @@
+"""The standard cross-shaped board as a scene: cells, yards and the home centre.
+
+Courtyard, Classic, Gilgiti and Royal are all played on this board; each rule
+set builds its :class:`~ludo.rules.base.Board` here, adding its own marks
+(locks on lanes, crowns, feathers), and names places with the ids below, so
+the view draws any of them without knowing which game it is.
+
+Place ids: ``"0"``..``"51"`` for track squares, ``"red-lane-1"``..``"red-lane-5"``,
+``"red-home"`` (where finished tokens stand, inside the centre triangle) and
+``"red-yard-0"``..``"red-yard-3"`` (the four circles of a yard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..geometry import (
+    CENTRE,
+    COLOURS,
+    GRID_SIZE,
+    HOME,
+    LANE_CELLS,
+    LANE_FIRST,
+    LANE_LENGTH,
+    STAR_SQUARES,
+    START_SQUARES,
+    TRACK_CELLS,
+    TRACK_LENGTH,
+    YARD,
+    YARD_BOXES,
+    YARD_SPOTS,
+    colour_index,
+)
+from .base import Board, Cell, Region
+
+SEAT_TURNS: tuple[tuple[str, int], ...] = tuple((c, i) for i, c in enumerate(COLOURS))
+"""Quarter turns (anticlockwise) of the board that bring each colour's yard to the bottom left."""
+
+
+def track_id(square: int) -> str:
+    return str(square)
+
+
+def lane_id(colour: str, number: int) -> str:
+    """Id of lane square ``number`` (1 = outermost .. 5) of ``colour``."""
+    return f"{colour}-lane-{number}"
+
+
+def home_id(colour: str) -> str:
+    return f"{colour}-home"
+
+
+def yard_id(colour: str, spot: int) -> str:
+    return f"{colour}-yard-{spot}"
+
+
+def place_id(colour: str, token: int, position: int) -> str:
+    """The place of token ``token`` of ``colour`` at engine position ``position``."""
+    if position == YARD:
+        return yard_id(colour, token)
+    if position == HOME:
+        return home_id(colour)
+    if position >= LANE_FIRST:
+        return lane_id(colour, position - LANE_FIRST + 1)
+    return track_id(position)
+
+
+def relative_square(colour: str, square: int) -> int:
+    """How far a track square is from ``colour``'s start square (its start is 1)."""
+    return (square - START_SQUARES[colour_index(colour)]) % TRACK_LENGTH + 1
+
+
+def describe_position(colour: str, position: int) -> str:
+    """Words for a token's place, for screen readers and the move log."""
+    if position == YARD:
+        return "in the yard"
+    if position == HOME:
+        return "home"
+    if position >= LANE_FIRST:
+        return f"on home-lane square {position - LANE_FIRST + 1} of {LANE_LENGTH}"
+    return f"on square {position} ({relative_square(colour, position)} from {colour}'s start)"
+
+
+def _lane_mouth(colour: str) -> tuple[float, float]:
+    last = LANE_CELLS[colour][-1]
+    return last[0] + 0.5, last[1] + 0.5
+
+
+def home_point(colour: str) -> tuple[float, float]:
+    """Where finished tokens of ``colour`` stand: inside its centre triangle."""
+    mx, my = _lane_mouth(colour)
+    return CENTRE[0] + (mx - CENTRE[0]) * 0.45, CENTRE[1] + (my - CENTRE[1]) * 0.45
+
+
+def _home_triangle(colour: str) -> tuple[tuple[float, float], ...]:
+    cx, cy = CENTRE
+    corners = ((cx - 1.5, cy - 1.5), (cx + 1.5, cy - 1.5), (cx + 1.5, cy + 1.5),
+               (cx - 1.5, cy + 1.5))
+    lx, ly = _lane_mouth(colour)
+    # the two corners of the centre square nearest to this lane's mouth, and the centre
+    near = sorted(corners, key=lambda p: (p[0] - lx) ** 2 + (p[1] - ly) ** 2)[:2]
+    return (*near, (cx, cy))
+
+
+def _box(x0: float, y0: float, size: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x0 + size, y0), (x0 + size, y0 + size), (x0, y0 + size))
+
+
+def cross_board(seated: Iterable[str] = COLOURS, locked: Iterable[str] = (),
+                marks: Mapping[str, tuple[str, ...]] | None = None) -> Board:
+    """The cross board: ``seated`` colours' yards in colour, the others muted.
+
+    ``locked`` lanes are drawn grey with a closed lock on their first square;
+    ``marks`` adds a rule set's own marks to cells by id.
+    """
+    seated = frozenset(seated)
+    locked = frozenset(locked)
+    extra = marks or {}
+    regions: list[Region] = []
+    cells: list[Cell] = []
+    for colour in COLOURS:
+        x0, y0 = YARD_BOXES[colour]
+        regions.append(Region("yard", colour, _box(x0, y0, 6.0), muted=colour not in seated))
+        regions.append(Region("yard-inner", colour, _box(x0 + 1.0, y0 + 1.0, 4.0)))
+        for spot, (x, y) in enumerate(YARD_SPOTS[colour]):
+            cid = yard_id(colour, spot)
+            cells.append(Cell(cid, x, y, "yard", colour, extra.get(cid, ()), "spot",
+                              f"{colour}'s yard"))
+    for square, (col, row) in enumerate(TRACK_CELLS):
+        cid = track_id(square)
+        own: tuple[str, ...] = ()
+        colour = None
+        if square in START_SQUARES:
+            kind = "start"
+            colour = COLOURS[START_SQUARES.index(square)]
+            label = f"square {square}, {colour}'s start"
+        elif square in STAR_SQUARES:
+            kind, own, label = "safe", ("star",), f"square {square}, a star"
+        else:
+            kind, label = "track", f"square {square}"
+        cells.append(Cell(cid, col + 0.5, row + 0.5, kind, colour, own + extra.get(cid, ()),
+                          "square", label))
+    for colour in COLOURS:
+        is_locked = colour in locked
+        for k, (col, row) in enumerate(LANE_CELLS[colour], start=1):
+            cid = lane_id(colour, k)
+            own = (("locked", "lock") if k == 1 else ("locked",)) if is_locked else ()
+            cells.append(Cell(cid, col + 0.5, row + 0.5, "lane", colour,
+                              own + extra.get(cid, ()), "square",
+                              f"{colour}'s home lane, square {k}"))
+    for colour in COLOURS:
+        regions.append(Region("home", colour, _home_triangle(colour)))
+        x, y = home_point(colour)
+        cid = home_id(colour)
+        cells.append(Cell(cid, x, y, "home", colour, extra.get(cid, ()), "none",
+                          f"{colour}'s home"))
+    return Board(float(GRID_SIZE), tuple(regions), tuple(cells), SEAT_TURNS)
+
