@@ -181,6 +181,19 @@ class Option(NamedTuple):
     players: tuple[int, ...]  # the player counts it applies to
 
 
+class Leave(NamedTuple):
+    """How leaving a game is put to a player, and what it does.
+
+    ``ends_match``: a ``quit`` ends the game for everybody (Gilgiti), instead of
+    removing only the seat that leaves (Courtyard).
+    """
+
+    title: str  # "Quit this game?"
+    text: str
+    button: str  # "Quit game"
+    ends_match: bool = False
+
+
 class Help(NamedTuple):
     """A rule set's page in the rules screen: a title, a lead line and numbered rules."""
 
@@ -221,6 +234,8 @@ class RuleSet(Protocol[S]):
     max_players: int
     options: tuple[Option, ...]
     help: Help
+    leave: Leave
+    timer_default: bool  # whether the turn clock is on unless the players switch it off
     bot: BotFeatures | None  # None: computers play it at Easy
 
     # -- creating and reading

@@ -40,6 +40,7 @@ from .base import (
     Choice,
     Event,
     Help,
+    Leave,
     Names,
     Option,
     Scene,
@@ -171,6 +172,8 @@ class CourtyardRules:
     min_players = 2
     max_players = 4
     options: tuple[Option, ...] = ()
+    timer_default = True
+    leave: Leave = courtyard_scene.LEAVE
 
     def __init__(self, name: str, title: str, summary: str, entry_values: tuple[int, ...],
                  capture_to_unlock: bool, help: Help) -> None:

@@ -17,6 +17,7 @@ from .base import (
     DieView,
     Event,
     Help,
+    Leave,
     Names,
     Piece,
     Scene,
@@ -30,6 +31,13 @@ if TYPE_CHECKING:
     from .courtyard import CourtyardRules, State
 
 ROLL_CHOICE_LABEL = "Roll the die"
+LEAVE = Leave(
+    "Quit this game?",
+    "All your tokens will be removed, and you cannot rejoin this match. The remaining players "
+    "continue. Online and computer players return to Home. On a shared device, the other "
+    "players keep playing.",
+    "Quit game",
+)
 
 
 def _colour_index(colour: str) -> int:
