@@ -8,7 +8,7 @@ from pyscript import window
 
 window.performance.mark("ludo:python-start")
 
-from app.controller import Controller  # noqa: E402
+from app.browser.controller import Controller  # noqa: E402
 
 window.performance.mark("ludo:imported")
 controller = Controller()

@@ -1,6 +1,7 @@
 """Browser side of Courtyard Ludo.
 
-``view``, ``narrate`` and ``savegame`` are pure Python (tested in CPython);
-``controller``, ``storage`` and ``pwa`` are the only modules that import the browser
-(js/pyscript).
+The pure modules -- ``table`` (one match: seats, agents, record, dice, clock), ``view``
+(scene in, SVG out), ``panel`` (scene in, panel markup out), ``setup`` (settings and the
+setup form's markup) and ``savegame`` -- run in CPython and are tested there. Only
+``app.browser`` imports the browser (js/pyscript).
 """

@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ludo import COLOURS, LudoError, Record, record_from_json, record_to_json
-from ludo.notation import MAX_JSON_DEPTH, json_depth, replay_with_events
+from ludo import LudoError, Record, record_from_json, record_to_json
+from ludo.notation import load_json, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 2
 """Follows the record inside it: version 2 holds a version-2 record (PCG dice, scrambled seed).
 A version-1 save is refused as "an incompatible version of the game": its seed may now pick
 another starting seat and its position's dice generator differs, so it cannot be continued."""
-PLAYER_KINDS = ("human", "easy", "medium", "hard")
+PLAYER_KINDS = ("human", "easy", "medium", "hard", "remote")
+MAX_SAVE_BYTES = 2_000_000  # a very long game's save is well under 200 KB
+MAX_NAME_LENGTH = 40
+MAX_DEADLINE_MS = 1e14  # epoch milliseconds: later than the year 5000 is damage, not a clock
 
 
 class SaveError(Exception):
@@ -72,12 +75,14 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
 
     SaveError explains any problem.
     """
-    if not isinstance(text, str) or json_depth(text) > MAX_JSON_DEPTH:
+    if not isinstance(text, str):
         raise SaveError("The save is not readable (it is not a saved game's JSON).")
     try:
-        data = json.loads(text)
-    except (ValueError, TypeError, RecursionError):
-        raise SaveError("The save is not readable (it is not valid JSON).") from None
+        data = load_json(text, "save", MAX_SAVE_BYTES)
+    except LudoError as exc:
+        if "nested too deeply" in str(exc):
+            raise SaveError("The save is not readable (it is not a saved game's JSON).") from None
+        raise SaveError(f"The save is not readable (it is not valid JSON: {exc}).") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("The save is not a Courtyard Ludo game.")
     if data.get("version") != SAVE_VERSION:
@@ -88,19 +93,30 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
         states, events = replay_with_events(record)
     except LudoError as exc:
         raise SaveError(f"The saved moves do not make a valid game ({exc}).") from None
+    extra = set(data) - {"format", "version", "record", "names", "players", "timer",
+                         "deadline", "screen"}
+    if extra:
+        raise SaveError("The save has fields this app does not know.")
     names = data.get("names", {})
     players = data.get("players", {})
     if not isinstance(names, dict) or not all(
-            c in COLOURS and isinstance(n, str) and len(n) <= 40 for c, n in names.items()):
+            c in record.seats and isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH
+            and n.isprintable() for c, n in names.items()):
         raise SaveError("The save's player names are damaged.")
     if not isinstance(players, dict) or not all(
-            c in COLOURS and k in PLAYER_KINDS for c, k in players.items()):
+            c in record.seats and k in PLAYER_KINDS for c, k in players.items()):
         raise SaveError("The save's player types are damaged.")
     deadline = data.get("deadline")
-    if deadline is not None and not isinstance(deadline, int | float):
+    if deadline is not None and not (
+            isinstance(deadline, int | float) and not isinstance(deadline, bool)
+            and 0 <= deadline <= MAX_DEADLINE_MS):  # false for NaN, infinities, huge ints
         raise SaveError("The save's turn clock is damaged.")
+    timer = data.get("timer", True)
+    if not isinstance(timer, bool):
+        raise SaveError("The save's turn clock setting is damaged.")
     screen = data.get("screen", "table")
-    session = Session(record=record, names=dict(names), players=dict(players),
-                      timer=bool(data.get("timer", True)), deadline=deadline,
-                      screen=screen if screen in ("table", "home") else "table")
+    if screen not in ("table", "home"):
+        raise SaveError("The save's screen is damaged.")
+    session = Session(record=record, names=dict(names), players=dict(players), timer=timer,
+                      deadline=float(deadline) if deadline is not None else None, screen=screen)
     return session, states, events

@@ -1,36 +1,23 @@
-"""The board view: a position in, SVG markup out.
+"""The board view: a scene in, SVG markup out.
 
-Pure Python with no browser imports, so it is tested in CPython.  It never
-decides rules: which tokens may move comes from the controller (which asks
-the engine); the view only draws what it is told.  Every coordinate comes
-from :mod:`ludo.geometry`.
+Pure Python with no browser imports, so it is tested in CPython. It knows no
+rule set: it draws whatever :class:`ludo.Scene` it is given -- the board's
+regions and cells with their marks, the stacks of pieces (side by side,
+stacked as a block, or a rider on its carrier) -- and marks the pieces that
+the rule set's :class:`ludo.Choice` list says can be clicked.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
+from collections.abc import Iterable
 from html import escape
-from typing import Any
 
-from ludo.geometry import (
-    CENTRE,
-    COLOURS,
-    GRID_SIZE,
-    HOME,
-    LANE_CELLS,
-    LANE_FIRST,
-    STAR_SQUARES,
-    START_SQUARES,
-    TRACK_CELLS,
-    YARD,
-    YARD_BOXES,
-    YARD_SPOTS,
-    colour_index,
-    rotate_point_for_view,
-)
+from ludo import Choice, Scene
+from ludo.rules.base import Board, Cell, Piece, Region, Stack
 
-CELL = 40  # SVG user units per grid cell
-SIZE = GRID_SIZE * CELL
+CELL = 40  # SVG user units per board unit
+SIZE = 15 * CELL
 
 FILL = {"red": "#c62828", "green": "#2e7d32", "yellow": "#f9a825", "blue": "#1565c0"}
 """Token and square colours; each passes WCAG AA against its letter colour."""
@@ -39,8 +26,9 @@ INK = {"red": "#ffffff", "green": "#ffffff", "yellow": "#1a1a1a", "blue": "#ffff
 LETTER = {"red": "R", "green": "G", "yellow": "Y", "blue": "B"}
 """Colour is never the only cue: each token also carries its colour's letter."""
 LOCKED_LANE = "#b8bcc2"
+MUTED_YARD = "#9aa0a6"
 
-# Where several tokens share a square, each is drawn smaller and offset so
+# Where several tokens share a place, each is drawn smaller and offset so
 # that every one stays visible and clickable.
 _CLUSTER = {
     1: ((0.0, 0.0),),
@@ -50,21 +38,42 @@ _CLUSTER = {
 }
 
 
-def _xy(point: tuple[float, float], view: str) -> tuple[float, float]:
-    x, y = rotate_point_for_view(point, view)
-    return x * CELL, y * CELL
+class View:
+    """How the board is turned: ``bottom_left`` is the seat drawn at the bottom left."""
+
+    def __init__(self, board: Board, bottom_left: str | None = None) -> None:
+        self.board = board
+        self.turns = dict(board.turns).get(bottom_left, 0) if bottom_left else 0
+        self.size = board.size
+
+    def xy(self, x: float, y: float) -> tuple[float, float]:
+        for _ in range(self.turns % 4):  # anticlockwise quarter turns
+            x, y = y, self.size - x
+        return x * CELL, y * CELL
 
 
-def _rect(cell: tuple[int, int], view: str, fill: str, cls: str = "sq", extra: str = "") -> str:
-    x, y = _xy((cell[0] + 0.5, cell[1] + 0.5), view)
-    h = CELL / 2
-    return (f'<rect class="{cls}" x="{x - h:g}" y="{y - h:g}" width="{CELL}" height="{CELL}" '
-            f'fill="{fill}"{extra}/>')
+def _points(view: View, points: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [view.xy(x, y) for x, y in points]
+
+
+def _region(view: View, region: Region) -> str:
+    pts = _points(view, region.points)
+    colour = region.colour
+    if region.kind in ("yard", "yard-inner"):
+        x, y = min(p[0] for p in pts), min(p[1] for p in pts)
+        w, h = max(p[0] for p in pts) - x, max(p[1] for p in pts) - y
+        if region.kind == "yard":
+            fill = MUTED_YARD if region.muted or colour is None else FILL[colour]
+            return (f'<rect class="yard yard-{colour}" x="{x + 3:g}" y="{y + 3:g}" '
+                    f'width="{w - 6:g}" height="{h - 6:g}" rx="14" fill="{fill}"/>')
+        return (f'<rect class="yard-inner" x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" '
+                f'rx="10" fill="#fff"/>')
+    fill = FILL.get(colour or "", "#ffffff")
+    text = " ".join(f"{px:g},{py:g}" for px, py in pts)
+    return f'<polygon class="{region.kind} {region.kind}-{colour}" points="{text}" fill="{fill}"/>'
 
 
 def _star(cx: float, cy: float, r: float) -> str:
-    import math
-
     pts = []
     for k in range(10):
         rad = r if k % 2 == 0 else r * 0.45
@@ -79,164 +88,169 @@ def _lock(cx: float, cy: float) -> str:
             '<rect x="-9" y="-2" width="18" height="14" rx="2" fill="#333"/></g>')
 
 
-def board_svg(seats: tuple[str, ...], unlocked: frozenset[str] | set[str], locks: bool,
-              view: str = "red") -> str:
-    """The static board: track, start squares, stars, yards, home lanes and centre.
+def _crown(cx: float, cy: float) -> str:
+    return (f'<g class="crown-mark" transform="translate({cx:g} {cy:g})" aria-hidden="true">'
+            '<path d="M-11,7 L-13,-6 L-5,1 L0,-10 L5,1 L13,-6 L11,7 Z" fill="#f2c230" '
+            'stroke="#5b4500" stroke-width="1.5" stroke-linejoin="round"/></g>')
 
-    ``locks`` is True for rule sets with capture-to-unlock: a locked lane is
-    drawn grey with a closed lock, an unlocked one in its colour.
-    """
-    parts = [f'<rect class="board-bg" x="0" y="0" width="{SIZE}" height="{SIZE}" rx="12"/>']
-    for colour in COLOURS:
-        x0, y0 = YARD_BOXES[colour]
-        # rotate the box's corners for the view and normalise
-        corners = [_xy((x0, y0), view), _xy((x0 + 6, y0 + 6), view)]
-        x, y = min(c[0] for c in corners), min(c[1] for c in corners)
-        seated = colour in seats
-        parts.append(f'<rect class="yard yard-{colour}" x="{x + 3:g}" y="{y + 3:g}" '
-                     f'width="{6 * CELL - 6}" height="{6 * CELL - 6}" rx="14" '
-                     f'fill="{FILL[colour] if seated else "#9aa0a6"}"/>')
-        parts.append(f'<rect class="yard-inner" x="{x + CELL:g}" y="{y + CELL:g}" '
-                     f'width="{4 * CELL}" height="{4 * CELL}" rx="10" fill="#fff"/>')
-        for spot in YARD_SPOTS[colour]:
-            sx, sy = _xy(spot, view)
-            parts.append(f'<circle class="spot" cx="{sx:g}" cy="{sy:g}" r="{CELL * 0.55:g}" '
-                         f'fill="{TINT[colour]}" stroke="{FILL[colour]}" stroke-width="2"/>')
-    for square, cell in enumerate(TRACK_CELLS):
-        fill = "#ffffff"
+
+def _feather(cx: float, cy: float) -> str:
+    return (f'<g class="feather-mark" transform="translate({cx:g} {cy:g}) rotate(-35)" '
+            'aria-hidden="true"><path d="M0,-13 C8,-6 7,6 0,12 C-7,6 -8,-6 0,-13 Z" '
+            'fill="#e8eef7" stroke="#33475e" stroke-width="1.5"/>'
+            '<path d="M0,-11 L0,15" stroke="#33475e" stroke-width="1.5"/></g>')
+
+
+_MARKS = {"star": lambda x, y: _star(x, y, CELL * 0.38), "lock": _lock, "crown": _crown,
+          "feather": _feather}
+
+
+def _cell(view: View, cell: Cell) -> str:
+    cx, cy = view.xy(cell.x, cell.y)
+    colour = cell.colour
+    if cell.shape == "spot":
+        tint = TINT.get(colour or "", "#eeeeee")
+        edge = FILL.get(colour or "", "#888888")
+        out = (f'<circle class="spot" cx="{cx:g}" cy="{cy:g}" r="{CELL * 0.55:g}" '
+               f'fill="{tint}" stroke="{edge}" stroke-width="2" data-place="{cell.id}"/>')
+    elif cell.shape == "none":
+        out = ""
+    else:
+        h = CELL / 2
         cls = "sq"
-        if square in START_SQUARES:
-            colour = COLOURS[START_SQUARES.index(square)]
-            fill = FILL[colour]
-            cls = f"sq start start-{colour}"
-        parts.append(_rect(cell, view, fill, cls, f' data-square="{square}"'))
-        if square in STAR_SQUARES:
-            cx, cy = _xy((cell[0] + 0.5, cell[1] + 0.5), view)
-            parts.append(_star(cx, cy, CELL * 0.38))
-    for colour in COLOURS:
-        open_lane = colour in unlocked or not locks
-        fill = FILL[colour] if open_lane else LOCKED_LANE
-        for cell in LANE_CELLS[colour]:
-            parts.append(_rect(cell, view, fill, f"sq lane lane-{colour}"
-                               + ("" if open_lane else " locked")))
-        if not open_lane:
-            first = LANE_CELLS[colour][0]
-            cx, cy = _xy((first[0] + 0.5, first[1] + 0.5), view)
-            parts.append(_lock(cx, cy))
-    # the centre home: one triangle per colour, pointing at its lane
-    cx, cy = _xy(CENTRE, view)
-    h = 1.5 * CELL
-    corners = {"tl": (cx - h, cy - h), "tr": (cx + h, cy - h), "br": (cx + h, cy + h),
-               "bl": (cx - h, cy + h)}
-    for colour in COLOURS:
-        lx, ly = _xy(_lane_mouth(colour), view)
-        # the two centre-square corners nearest to this lane's mouth
-        near = sorted(corners.values(), key=lambda p: (p[0] - lx) ** 2 + (p[1] - ly) ** 2)[:2]
-        pts = " ".join(f"{px:g},{py:g}" for px, py in (*near, (cx, cy)))
-        parts.append(f'<polygon class="home home-{colour}" points="{pts}" fill="{FILL[colour]}"/>')
+        fill = "#ffffff"
+        extra = ""
+        if cell.kind == "start" and colour:
+            cls, fill = f"sq start start-{colour}", FILL[colour]
+        elif cell.kind == "lane" and colour:
+            locked = "locked" in cell.marks
+            cls = f"sq lane lane-{colour}" + (" locked" if locked else "")
+            fill = LOCKED_LANE if locked else FILL[colour]
+        if cell.kind in ("track", "start", "safe"):
+            extra = f' data-square="{cell.id}"'
+        out = (f'<rect class="{cls}" x="{cx - h:g}" y="{cy - h:g}" width="{CELL}" '
+               f'height="{CELL}" fill="{fill}"{extra}/>')
+    for mark in cell.marks:
+        draw = _MARKS.get(mark)
+        if draw is not None:
+            out += draw(cx, cy)
+    return out
+
+
+def board_svg(board: Board, bottom_left: str | None = None) -> str:
+    """The board without pieces: regions, cells and their marks."""
+    view = View(board, bottom_left)
+    size = board.size * CELL
+    parts = [f'<rect class="board-bg" x="0" y="0" width="{size:g}" height="{size:g}" rx="12"/>']
+    parts += [_region(view, r) for r in board.regions if r.kind != "home"]
+    parts += [_cell(view, c) for c in board.cells if c.shape == "spot"]
+    parts += [_cell(view, c) for c in board.cells if c.shape == "square"]
+    parts += [_region(view, r) for r in board.regions if r.kind == "home"]
+    parts += [_cell(view, c) for c in board.cells if c.shape == "none" and c.marks]
     return "".join(parts)
 
 
-def _lane_mouth(colour: str) -> tuple[float, float]:
-    last = LANE_CELLS[colour][-1]
-    return last[0] + 0.5, last[1] + 0.5
+# -- pieces --------------------------------------------------------------------------------
 
 
-def _home_point(colour: str) -> tuple[float, float]:
-    """Where finished tokens of ``colour`` sit: inside its centre triangle."""
-    mx, my = _lane_mouth(colour)
-    return CENTRE[0] + (mx - CENTRE[0]) * 0.45, CENTRE[1] + (my - CENTRE[1]) * 0.45
-
-
-def token_anchor(colour: str, token: int, position: int) -> tuple[float, float]:
-    """The grid point a token is drawn around (before clustering)."""
-    if position == YARD:
-        return YARD_SPOTS[colour][token]
-    if position == HOME:
-        return _home_point(colour)
-    if position >= LANE_FIRST:
-        cell = LANE_CELLS[colour][position - LANE_FIRST]
-    else:
-        cell = TRACK_CELLS[position]
-    return cell[0] + 0.5, cell[1] + 0.5
-
-
-def describe_position(colour: str, position: int) -> str:
-    """Words for a token's place, for screen readers and the move log."""
-    if position == YARD:
-        return "in the yard"
-    if position == HOME:
-        return "home"
-    if position >= LANE_FIRST:
-        return f"on home-lane square {position - LANE_FIRST + 1} of 5"
-    relative = (position - START_SQUARES[colour_index(colour)]) % 52 + 1
-    return f"on square {position} ({relative} from {colour}'s start)"
-
-
-def token_layout(tokens_by_colour: dict[str, tuple[int, ...]], view: str = "red"
-                 ) -> dict[tuple[str, int], tuple[float, float, float]]:
-    """``(colour, token) -> (x, y, radius)`` in SVG units, clustering shared squares."""
-    groups: dict[tuple[float, float], list[tuple[str, int]]] = defaultdict(list)
-    for colour, places in tokens_by_colour.items():
-        for token, pos in enumerate(places):
-            groups[token_anchor(colour, token, pos)].append((colour, token))
-    layout = {}
-    for anchor, members in groups.items():
-        ax, ay = _xy(anchor, view)
-        n = len(members)
+def piece_layout(scene: Scene, bottom_left: str | None = None
+                 ) -> dict[str, tuple[float, float, float]]:
+    """``piece id -> (x, y, radius)`` in SVG units."""
+    view = View(scene.board, bottom_left)
+    cells = {c.id: c for c in scene.board.cells}
+    layout: dict[str, tuple[float, float, float]] = {}
+    for stack in scene.stacks:
+        cell = cells[stack.place]
+        ax, ay = view.xy(cell.x, cell.y)
+        n = len(stack.pieces)
+        if stack.kind == "block":
+            # one stack: each piece a little higher than the one below, all the same size
+            for k, piece in enumerate(stack.pieces):
+                lift = min(k, 3) * 0.09
+                layout[piece.id] = (ax, ay - lift * CELL + 0.06 * CELL, CELL * 0.36)
+            continue
+        if stack.kind == "double":
+            carrier, *riders = stack.pieces
+            layout[carrier.id] = (ax - 0.1 * CELL, ay + 0.1 * CELL, CELL * 0.34)
+            for rider in riders:
+                layout[rider.id] = (ax + 0.14 * CELL, ay - 0.14 * CELL, CELL * 0.3)
+            continue
         offsets = _CLUSTER.get(n)
         radius = CELL * (0.36 if n == 1 else 0.24 if n <= 4 else 0.18)
-        for k, key in enumerate(members):
-            if offsets is None:  # 5+ tokens: a small ring
-                import math
-
+        for k, piece in enumerate(stack.pieces):
+            if offsets is None:  # 5+ pieces: a small ring
                 a = 2 * math.pi * k / n
                 dx, dy = 0.3 * math.cos(a), 0.3 * math.sin(a)
             else:
                 dx, dy = offsets[k]
-            layout[key] = (ax + dx * CELL, ay + dy * CELL, radius)
+            layout[piece.id] = (ax + dx * CELL, ay + dy * CELL, radius)
     return layout
 
 
-def tokens_svg(tokens_by_colour: dict[str, tuple[int, ...]], movable: set[tuple[str, int]],
-               targets: dict[tuple[str, int], int] | None = None, view: str = "red") -> str:
-    """The token layer.  ``movable`` tokens are focusable buttons with a highlight.
+def _piece(piece: Piece, x: float, y: float, r: float, picks: list[Choice],
+           selected: bool) -> str:
+    can = bool(picks)
+    label = piece.label
+    if len(picks) == 1:
+        label += f"; {picks[0].label}"
+    elif picks:
+        label += f"; {len(picks)} possible moves"
+    attrs = (f' role="button" tabindex="0" aria-label="{escape(label)}"' if can
+             else f' role="img" aria-label="{escape(label)}"')
+    cls = f"token token-{piece.colour}" + (" movable" if can else "") + \
+        (" selected" if selected else "")
+    font = r * 1.05
+    colour = piece.colour
+    return (
+        f'<g class="{cls}" id="tok-{piece.id}" data-piece="{piece.id}" data-colour="{colour}" '
+        f'data-token="{piece.token}" transform="translate({x:.1f} {y:.1f})"{attrs}>'
+        f'<g class="token-body">'
+        + (f'<circle class="halo" r="{r + 6:.1f}"/>' if can else "")
+        + f'<circle class="disc" r="{r:.1f}" fill="{FILL.get(colour, "#777")}"/>'
+        f'<text class="letter" y="{font * 0.36:.1f}" font-size="{font:.1f}" '
+        f'fill="{INK.get(colour, "#fff")}" aria-hidden="true">{LETTER.get(colour, "?")}</text>'
+        "</g></g>"
+    )
 
-    ``targets`` maps a movable token to its destination, for its label.
-    """
-    layout = token_layout(tokens_by_colour, view)
+
+def _count_badge(stack: Stack, layout: dict[str, tuple[float, float, float]]) -> str:
+    x, y, r = layout[stack.pieces[-1].id]
+    return (f'<g class="count" transform="translate({x + r * 0.8:.1f} {y - r * 0.8:.1f})" '
+            f'aria-hidden="true"><circle r="9" fill="#1d1b26"/>'
+            f'<text y="4" font-size="12" fill="#fff" text-anchor="middle">'
+            f'{len(stack.pieces)}</text></g>')
+
+
+def picks_by_piece(options: Iterable[Choice]) -> dict[str, list[Choice]]:
+    """The choices a click on each piece can select."""
+    found: dict[str, list[Choice]] = {}
+    for choice in options:
+        for piece in choice.pieces:
+            found.setdefault(piece, []).append(choice)
+    return found
+
+
+def pieces_svg(scene: Scene, options: Iterable[Choice] = (), selected: str | None = None,
+               bottom_left: str | None = None) -> str:
+    """The piece layer. Pieces some choice names are focusable buttons with a halo."""
+    layout = piece_layout(scene, bottom_left)
+    picks = picks_by_piece(options)
     parts = []
-    # movable tokens last, so they are drawn on top and reached first by Tab
-    order = sorted(layout, key=lambda key: (key in movable, COLOURS.index(key[0]), key[1]))
-    for colour, token in order:
-        x, y, r = layout[(colour, token)]
-        pos = tokens_by_colour[colour][token]
-        can = (colour, token) in movable
-        label = f"{colour.capitalize()} token {token + 1}, {describe_position(colour, pos)}"
-        if can and targets is not None and (colour, token) in targets:
-            label += f"; moves to {describe_position(colour, targets[(colour, token)])}"
-        attrs = (f' role="button" tabindex="0" aria-label="{escape(label)}"' if can
-                 else f' role="img" aria-label="{escape(label)}"')
-        cls = f"token token-{colour}" + (" movable" if can else "")
-        font = r * 1.05
-        parts.append(
-            f'<g class="{cls}" id="tok-{colour}-{token}" data-colour="{colour}" '
-            f'data-token="{token}" transform="translate({x:.1f} {y:.1f})"{attrs}>'
-            f'<g class="token-body">'
-            + (f'<circle class="halo" r="{r + 6:.1f}"/>' if can else "")
-            + f'<circle class="disc" r="{r:.1f}" fill="{FILL[colour]}"/>'
-            f'<text class="letter" y="{font * 0.36:.1f}" font-size="{font:.1f}" '
-            f'fill="{INK[colour]}" aria-hidden="true">{LETTER[colour]}</text>'
-            "</g></g>"
-        )
+    order = [(stack, piece) for stack in scene.stacks for piece in stack.pieces]
+    # pieces that can be clicked last, so they are drawn on top and reached first by Tab
+    # (a block keeps its own order: its top piece is drawn last)
+    order.sort(key=lambda sp: (sp[1].id in picks and sp[0].kind == "group"))
+    for _stack, piece in order:
+        x, y, r = layout[piece.id]
+        parts.append(_piece(piece, x, y, r, picks.get(piece.id, []), piece.id == selected))
+    for stack in scene.stacks:
+        if stack.kind == "block" and len(stack.pieces) > 1:
+            parts.append(_count_badge(stack, layout))
     return "".join(parts)
 
 
-def full_svg(state: Any, movable: set[tuple[str, int]] | None = None,
-             targets: dict[tuple[str, int], int] | None = None, locks: bool = True,
-             view: str = "red") -> str:
-    """The whole board with tokens, as inner markup of the board's <svg> element."""
-    tokens = {c: state.tokens[colour_index(c)] for c in state.seats
-              if state.tokens[colour_index(c)]}
-    return (f'<g class="board">{board_svg(state.seats, state.unlocked, locks, view)}</g>'
-            f'<g class="tokens">{tokens_svg(tokens, movable or set(), targets, view)}</g>')
+def scene_svg(scene: Scene, options: Iterable[Choice] = (), selected: str | None = None,
+              bottom_left: str | None = None) -> str:
+    """The whole board with its pieces, as inner markup of the board's <svg> element."""
+    return (f'<g class="board">{board_svg(scene.board, bottom_left)}</g>'
+            f'<g class="tokens">{pieces_svg(scene, options, selected, bottom_left)}</g>')

@@ -168,40 +168,81 @@ def _is_version(value: Any, version: int) -> bool:
 
 
 MAX_JSON_DEPTH = 64  # positions and records nest 3 deep; saves 4
-_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-_JSON_BRACKET = re.compile(r"[\[\]{}]")
+MAX_JSON_BYTES = 4_000_000
+"""The longest JSON text read (a record of a very long game is well under 200 KB)."""
+_ESCAPE = re.compile(r"\\.", re.S)
+_STRING = re.compile(r'"[^"]*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
 
-def json_depth(text: str) -> int:
-    """How deeply the arrays and objects in JSON ``text`` nest (strings ignored)."""
+def json_depth(text: str, limit: int | None = None) -> int:
+    """How deeply the arrays and objects in JSON ``text`` nest (strings ignored).
+
+    Linear in the length of ``text`` whatever it holds: escapes are removed
+    first (each ``\\x`` pair once), so that every string is then a plain
+    ``"..."`` run without backslashes. With ``limit`` the scan stops as soon as
+    the depth passes it.
+    """
     depth = deepest = 0
-    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+    for bracket in _BRACKET.findall(_STRING.sub("", _ESCAPE.sub("", text))):
         if bracket in "[{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > deepest:
+                deepest = depth
+                if limit is not None and deepest > limit:
+                    break
         else:
             depth -= 1
     return deepest
 
 
-def _load(text: Any, what: str) -> Any:
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise NotationError(_short(key), "appears twice in one object")
+        data[key] = value
+    return data
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """Input quoted in a message, cut so that a huge key cannot flood it."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
+    """Parse untrusted JSON text: size and depth checked first, duplicate keys refused.
+
+    Every problem is a NotationError naming ``what``; nothing else escapes.
+    """
+    if isinstance(text, bytes | bytearray):
+        if len(text) > max_bytes:
+            raise NotationError(what, f"is too long (over {max_bytes:,} bytes)")
+        text = bytes(text).decode("utf-8", errors="replace")
     if not isinstance(text, str):
         raise NotationError(what, "must be JSON text")
-    if json_depth(text) > MAX_JSON_DEPTH:
+    if len(text) > max_bytes:
+        raise NotationError(what, f"is too long (over {max_bytes:,} characters)")
+    if json_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         # refused before parsing: in Pyodide a deep parse overflows the JavaScript
         # stack, which Python cannot catch
         raise NotationError(what, "is nested too deeply")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
         raise NotationError(what, f"is not valid JSON ({exc.msg} at line {exc.lineno} "
                             f"column {exc.colno})") from None
+    except NotationError:
+        raise
     except ValueError as exc:  # e.g. an integer longer than Python's digit limit
-        raise NotationError(what, f"is not valid JSON ({exc})") from None
+        problem = "is not valid JSON (a number is too long to read)" if "digits" in str(exc) else \
+            f"is not valid JSON ({_short(str(exc), 80)})"
+        raise NotationError(what, problem) from None
     except RecursionError:
         raise NotationError(what, "is nested too deeply") from None
+
+
+_load = load_json
 
 
 __all__ = [

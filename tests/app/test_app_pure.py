@@ -1,4 +1,4 @@
-"""The browser app's pure modules (view, narrate, savegame) in CPython."""
+"""The browser app's pure modules (view, panel, setup, savegame) in CPython."""
 
 from __future__ import annotations
 
@@ -9,16 +9,38 @@ from pathlib import Path
 
 import pytest
 
-from app import narrate, view
+from app import panel, setup, view
 from app.savegame import SaveError, Session, decode, encode
-from ludo import COLOURS, Action, Record, legal_actions, new_game, play
-from ludo.geometry import HOME, LANE_FIRST, TRACK_CELLS, YARD
+from app.table import Table
+from ludo import (
+    COLOURS,
+    Action,
+    Record,
+    board,
+    choices,
+    legal_actions,
+    new_game,
+    parse_position,
+    play,
+    scene,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _position(**changes) -> object:
+    data = json.loads(json.dumps({
+        "format": "courtyard-ludo/position", "version": 2, "rules": "courtyard",
+        "seats": list(COLOURS), "turn": "red", "phase": "roll", "die": None, "sixes": 0,
+        "tokens": {c: ["yard"] * 4 for c in COLOURS}, "unlocked": [],
+        "timeouts": {c: 0 for c in COLOURS}, "out": {}, "winner": None,
+        "rng": "00000000000000aa"}))
+    data.update(changes)
+    return parse_position(json.dumps(data))
+
+
 def test_every_square_is_drawn_once_and_inside_the_board() -> None:
-    svg = view.board_svg(COLOURS, frozenset(), locks=True)
+    svg = view.board_svg(scene(new_game("courtyard", COLOURS, 1)).board)
     assert svg.count("data-square=") == 52
     assert svg.count('class="star"') == 4
     assert svg.count('class="lock"') == 4  # four grey lanes with a closed lock
@@ -28,21 +50,26 @@ def test_every_square_is_drawn_once_and_inside_the_board() -> None:
 
 
 def test_unlocked_lane_takes_its_colour_and_loses_its_lock() -> None:
-    svg = view.board_svg(COLOURS, frozenset({"red"}), locks=True)
+    svg = view.board_svg(scene(_position(unlocked=["red"])).board)
     assert svg.count('class="lock"') == 3
     assert 'class="sq lane lane-red"' in svg and 'lane-red locked' not in svg
     assert 'lane-green locked' in svg
-    assert 'class="lock"' not in view.board_svg(COLOURS, frozenset(), locks=False)
+    assert 'class="lock"' not in view.board_svg(board("classic"))
+    assert 'class="lock"' not in view.board_svg(scene(new_game("classic", COLOURS, 1)).board)
 
 
 def test_tokens_sharing_a_square_stay_separate_and_clickable() -> None:
     square = 14
-    tokens = {"red": (square, square, YARD, HOME), "green": (square, square, LANE_FIRST, 3)}
-    layout = view.token_layout(tokens)
-    shared = [layout[(c, t)] for c, t in (("red", 0), ("red", 1), ("green", 0), ("green", 1))]
+    state = _position(unlocked=["red", "green"],
+                      tokens={"red": [square, square, "yard", "home"],
+                              "green": [square, square, "green-lane-1", 3],
+                              "yellow": ["yard"] * 4, "blue": ["yard"] * 4})
+    layout = view.piece_layout(scene(state))
+    shared = [layout[p] for p in ("red-0", "red-1", "green-0", "green-1")]
     points = {(round(x, 1), round(y, 1)) for x, y, _ in shared}
     assert len(points) == 4  # four distinct spots on one square
-    cx, cy = (TRACK_CELLS[square][0] + 0.5) * view.CELL, (TRACK_CELLS[square][1] + 0.5) * view.CELL
+    cell = next(c for c in scene(state).board.cells if c.id == str(square))
+    cx, cy = cell.x * view.CELL, cell.y * view.CELL
     for x, y, r in shared:
         assert abs(x - cx) + r <= view.CELL and abs(y - cy) + r <= view.CELL
     for x, y, r in layout.values():
@@ -50,12 +77,17 @@ def test_tokens_sharing_a_square_stay_separate_and_clickable() -> None:
 
 
 def test_colour_is_never_the_only_cue_and_movable_tokens_are_buttons() -> None:
-    tokens = {c: (YARD, YARD, YARD, YARD) for c in COLOURS}
-    svg = view.tokens_svg(tokens, movable={("red", 0)}, targets={("red", 0): 0})
+    state = _position()
+    from ludo import apply
+
+    state, _ = apply(state, Action("roll", value=6))
+    options = [c for c in choices(state) if c.action == Action("move", token=0)]
+    svg = view.pieces_svg(scene(state), options)
     for colour, letter in view.LETTER.items():
         assert svg.count(f">{letter}</text>") == 4, colour
     assert svg.count('role="button" tabindex="0"') == 1
-    assert 'aria-label="Red token 1, in the yard; moves to on square 0' in svg
+    assert 'aria-label="Red token 1, in the yard; moves to square 0 (1 from red&#x27;s start)' \
+        in svg
 
 
 def test_board_contrast_meets_wcag_aa_for_token_letters() -> None:
@@ -70,28 +102,40 @@ def test_board_contrast_meets_wcag_aa_for_token_letters() -> None:
 
 
 def test_events_are_told_in_words() -> None:
-    state = new_game("courtyard", ("red", "yellow"), 3)
-    record = Record("courtyard", state.seats, 3)
+    table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"})
     lines = []
     for _ in range(60):
-        action = Action("roll") if state.phase == "roll" else legal_actions(state)[0]
-        record, state, events = play(record, state, action)
-        lines += narrate.describe_all(events, {"red": "Ada"})
+        seat = table.seat_to_act
+        action = Action("roll") if table.rolling else legal_actions(table.state)[0]
+        lines += table.narrate(table.submit(seat, action, 0.0))
     assert any(line.startswith("Ada (red) rolled a") for line in lines)
     assert any("Yellow" in line for line in lines)
-    assert narrate.describe({"type": "captured", "seat": "red", "square": 5,
-                             "victims": [["green", 1], ["blue", 0]]}) == \
+    from ludo import describe
+
+    assert describe("courtyard", {"type": "captured", "seat": "red", "square": 5,
+                                  "victims": [["green", 1], ["blue", 0]]}, {}) == \
         "Red captured Green token 2, Blue token 1: back to the yard."
 
 
-def test_save_round_trip_and_clear_errors() -> None:
+def test_panel_names_are_isolated_and_escaped() -> None:
+    table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0,
+                      names={"red": "\u202e<b>Eve</b>", "yellow": "Bo"})
+    html = panel.seats_html(table, table.scene())
+    assert "<bdi>" in html and "<b>Eve" not in html and "&lt;b&gt;Eve" in html
+
+
+def _session() -> tuple[Session, object]:
     state = new_game("classic", ("red", "green"), 11)
     record = Record("classic", state.seats, 11)
     for _ in range(5):
         action = Action("roll") if state.phase == "roll" else legal_actions(state)[0]
         record, state, _ = play(record, state, action)
-    session = Session(record=record, names={"red": "Ada"}, players={"green": "hard"},
-                      timer=False, deadline=123.0, screen="home")
+    return Session(record=record, names={"red": "Ada"}, players={"green": "hard"},
+                   timer=False, deadline=123.0, screen="home"), state
+
+
+def test_save_round_trip_and_clear_errors() -> None:
+    session, state = _session()
     restored, states, _ = decode(encode(session))
     assert restored == session and states[-1] == state
     with pytest.raises(SaveError, match="not valid JSON"):
@@ -109,18 +153,57 @@ def test_save_round_trip_and_clear_errors() -> None:
         decode(json.dumps(broken))
 
 
-def test_index_html_board_skeleton_is_up_to_date() -> None:
+@pytest.mark.parametrize("field,value,words", [
+    ("deadline", 1e400, "turn clock"), ("deadline", float("nan"), "turn clock"),
+    ("deadline", 10 ** 400, "turn clock"), ("deadline", -5, "turn clock"),
+    ("deadline", True, "turn clock"), ("deadline", "soon", "turn clock"),
+    ("timer", "no", "clock setting"), ("timer", 0, "clock setting"),
+    ("screen", "rules", "screen"), ("names", {"red": "x" * 41}, "names"),
+    ("names", {"blue": "Bo"}, "names"), ("players", {"red": 3}, "player types"),
+    ("extra", 1, "does not know"),
+])
+def test_every_field_of_the_save_is_checked(field, value, words) -> None:
+    session, _ = _session()
+    data = json.loads(encode(session))
+    data[field] = value
+    with pytest.raises(SaveError, match=words):
+        decode(json.dumps(data))
+
+
+def test_settings_are_read_as_hostile_input() -> None:
+    good = setup.defaults()
+    assert setup.read_settings(None) == good
+    assert setup.read_settings("[" * 10_000 + "]" * 10_000) == good
+    assert setup.read_settings('"' + '\\"' * 50_000) == good
+    assert setup.read_settings("x" * 100_000) == good
+    weird = setup.read_settings(json.dumps({
+        "rules": "chess", "seats": ["red", "red", "purple"], "names": {"red": 5, "blue": "Bo"},
+        "players": {"red": "expert", "green": "hard"}, "timer": "no", "pace": "warp",
+        "options": {"teams": "yes", "x": True}}))
+    assert weird["rules"] == good["rules"] and weird["seats"] == good["seats"]
+    assert weird["names"] == {"blue": "Bo"} and weird["players"] == {"green": "hard"}
+    assert weird["timer"] is good["timer"] and weird["pace"] == "normal"
+    assert weird["options"] == {}
+
+
+def test_names_are_cut_at_whole_characters_without_direction_controls() -> None:
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"  # one grapheme, five code points
+    name = setup.clean_name(family * 25)
+    assert name == family * 20
+    assert setup.clean_name("\u202eEve\u2066") == "Eve"
+    assert setup.clean_name("  Ann  ") == "Ann"
+
+
+def test_index_html_generated_parts_are_up_to_date() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "render_skeleton.py"),
                              "--check"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_only_controller_pwa_and_storage_import_the_browser() -> None:
+def test_only_app_browser_imports_the_browser() -> None:
     import ast
 
-    for path in (ROOT / "py" / "app").glob("*.py"):
-        if path.stem in ("controller", "pwa", "storage"):
-            continue
+    for path in (ROOT / "py" / "app").glob("*.py"):  # app/browser/ is a subfolder
         tree = ast.parse(path.read_text())
         names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
                  for a in n.names}

@@ -260,7 +260,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
 
         # A deployment caught half-way: the new sw.js is out, the changed module is not yet.
         # The new worker's install fails its hash check and leaves nothing behind.
-        changed = root / "py" / "app" / "narrate.py"
+        changed = root / "py" / "app" / "panel.py"
         original = changed.read_text(encoding="utf-8")
         changed.write_text(original + "# update test\n", "utf-8")
         assert build_sw.write(root, APP)
@@ -288,7 +288,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
             ".then(r => r.json())",
             f"{APP.name}-{new_version}",
         )
-        assert installed["fetched"] == [url + "py/app/narrate.py"]
+        assert installed["fetched"] == [url + "py/app/panel.py"]
         before = page.evaluate("window.ludo.position()")
 
         with page.expect_navigation():
@@ -300,7 +300,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == new_version
         assert page.evaluate("caches.keys()") == [f"{APP.name}-{new_version}"]
-        source = page.evaluate("fetch('./py/app/narrate.py').then(r => r.text())")
+        source = page.evaluate("fetch('./py/app/panel.py').then(r => r.text())")
         assert source.endswith("# update test\n")
         assert errors == []
     finally:

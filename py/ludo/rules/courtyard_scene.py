@@ -75,7 +75,7 @@ def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
         facts = [out if out else f"{home}/4 home", f"timeouts {state.timeouts[ci]}/5"]
         if rules.capture_to_unlock and colour in state.unlocked:
             facts.append("lane open")
-        status = out or ("finished" if state.winner == colour else "playing")
+        status = out or ("finished" if home == 4 else "playing")
         views.append(SeatView(colour, status, tuple(facts)))
     return tuple(views)
 

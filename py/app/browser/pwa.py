@@ -28,7 +28,11 @@ import asyncio
 from typing import Any
 
 from pyscript import document, window
-from pyscript.ffi import create_proxy, is_none, to_js
+from pyscript.ffi import create_proxy, is_none
+
+from .dom import el as _el
+from .dom import js as _js
+from .dom import on
 
 SW_URL = "./sw.js"
 SW_SCOPE = "./"
@@ -37,14 +41,6 @@ UPDATE_CHECK_MS = 30 * 60 * 1000  # also checked on coming back online and on fo
 RELOAD_FALLBACK_MS = 4000  # reload anyway if the new worker never takes over
 
 _started: Pwa | None = None
-
-
-def _el(element_id: str) -> Any:
-    return document.getElementById(element_id)
-
-
-def _js(value: Any) -> Any:
-    return to_js(value, dict_converter=window.Object.fromEntries)
 
 
 def _has(obj: Any, name: str) -> bool:
@@ -66,9 +62,7 @@ class Pwa:
         self._proxies: list[Any] = []
 
     def _on(self, target: Any, event: str, handler: Any) -> None:
-        proxy = create_proxy(handler)
-        self._proxies.append(proxy)
-        target.addEventListener(event, proxy)
+        on(target, event, handler)
 
     def _later(self, delay_ms: float, fn: Any) -> None:
         proxy = create_proxy(lambda *_: fn())

@@ -1,0 +1,329 @@
+"""The controller: browser events to the table, timers for what the table says is due.
+
+Thin by design. The :class:`~app.table.Table` decides who may act, applies
+actions, keeps the record and the clock and says which automatic action is
+due; :mod:`app.screen` draws. What is left here is wiring: DOM events,
+timers, the computers' slices, storage and the one tab of a browser that plays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyscript import document, window
+from pyscript.ffi import is_none
+
+from ludo import Action, Choice, IllegalAction
+
+from .. import panel, setup
+from ..table import Table, bots_available
+from . import form
+from .autoplay import Autoplay
+from .dom import el, expose_hooks, keep, now_ms, number_param, on, query_param
+from .persist import Persist
+from .screen import Screen, any_shown, show_only
+
+HANDOVER_MS = 600  # the die ignores input this long after the turn passes (no double rolls)
+AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
+SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
+PAGES = ("home", "table", "rules", "install")
+
+
+class Controller:
+    """One table in one browser tab."""
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self.screen = Screen()
+        self.selected: str | None = None  # a value chip the player picked
+        self.picker: list[Choice] = []  # several choices under one click, offered as buttons
+        self.persist = Persist(self.step_aside, self.follow)
+        self.die_ready_at = 0.0  # epoch ms before which the die ignores input
+        self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
+        auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
+        self.handover = min(HANDOVER_MS, auto_delay)
+        self.auto = Autoplay(self.act, auto_delay)
+        pace = query_param("pace_ms")
+        self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
+        self.bots = bots_available()
+        self.settings = form.remembered()
+
+    # -- boot, the save, and the one tab that plays -----------------------------------------
+
+    def boot(self) -> None:
+        """Take over from the static page: wire events, restore the save, show a screen."""
+        form.build(self.bots)
+        form.fill(self.settings, self.bots)
+        for target, event, handler in (
+                ("setup", "submit", self.on_start), ("setup", "change", form.on_change),
+                ("btn-resume", "click", lambda e: self.go("table")), ("die", "click", self.on_die),
+                ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
+                ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
+                ("btn-home", "click", lambda e: self.go("home")),
+                ("btn-details", "click", self.on_details), ("btn-quit", "click", self.on_quit),
+                ("dlg-quit", "close", self.on_quit_closed),
+                ("dlg-winner", "close", self.on_winner_closed),
+                ("dlg-error", "close", self.on_error_closed),
+                ("btn-play-here", "click", lambda e: self.claim(reload=True))):
+            on(el(target), event, handler)
+        on(window, "hashchange", lambda e: self.route())
+        on(window, "pagehide", lambda e: self.save())
+        on(window, "storage", self.persist.on_storage)
+        window.setInterval(keep(lambda: self.tick()), 250)
+        expose_hooks(position=lambda: self.table.position_text() if self.table else "",
+                     legal=lambda: self.table.legal_json() if self.table else [])
+        self.load_saved()
+        self.claim()
+        el("loading").hidden = True
+        if self.table and self.table.session.screen == "table" and not window.location.hash:
+            window.history.replaceState(None, "", "#table")
+        self.route()
+        document.documentElement.dataset.ready = "1"
+        self.schedule()
+        try:  # offline play, updates and Install; the game works without them
+            from . import pwa
+            pwa.start(self)
+        except Exception as exc:  # noqa: BLE001
+            window.console.warn(f"offline support failed to start: {exc}")
+
+    def load_saved(self) -> bool:
+        """Restore the saved game, if any; a damaged save is explained, never fatal."""
+        loaded = self.persist.load()
+        if isinstance(loaded, str):
+            self.screen.show_error(loaded)
+        if not isinstance(loaded, tuple):
+            return False
+        self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
+        self.screen.forget_layout()
+        return True
+
+    def claim(self, reload: bool = False) -> None:
+        """Make this tab the one that plays (clock, computers, input)."""
+        if reload:
+            self.cancel_pending()
+            self.load_saved()
+        self.persist.claim()
+        if reload:
+            self.route()
+            self.schedule()
+
+    def step_aside(self) -> None:
+        self.cancel_pending()
+        self.draw()
+
+    def follow(self) -> None:
+        if self.load_saved():
+            self.draw()
+
+    def save(self) -> None:
+        self.persist.save(self.table.session if self.table else None)
+
+    # -- screens ------------------------------------------------------------------------------
+
+    def on_start(self, event: Any) -> None:
+        event.preventDefault()
+        if self.persist.passive:  # another tab plays: take the table first, or it overwrites ours
+            self.claim(reload=True)
+        problem = form.read(self.settings)
+        if problem:
+            form.show_error(problem)
+            return
+        form.remember(self.settings)
+        s = self.settings
+        self.start_game(s["rules"], tuple(s["seats"]), s["names"], s["players"], s["timer"],
+                        s["options"])
+
+    def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
+                   players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
+        """A fresh game; the seed (who starts, every die) comes from the OS's randomness."""
+        self.cancel_pending()
+        self.table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
+                               turn_seconds=self.turn_seconds)
+        self.screen.forget_layout()
+        self.save()
+        self.go("table")
+        self.screen.announce(f"{self.table.name(self.table.seat_to_act)} starts. {self.prompt()}")
+        self.schedule()
+
+    def go(self, page: str) -> None:
+        """Show a page by changing the address, so Back works as expected."""
+        if self.table is not None and page in ("table", "home"):
+            self.table.session.screen = page
+            self.save()
+        if window.location.hash == f"#{page}":
+            self.route()
+        else:
+            window.location.hash = page
+
+    def route(self) -> None:
+        page = str(window.location.hash or "#home")[1:]
+        if page == "table" and self.table is None:
+            page = "home"
+        if page not in PAGES:
+            if any_shown(SCREENS[1:]):
+                return  # an in-page anchor such as the skip link: stay on this screen
+            page = "home"
+        show_only(f"screen-{page}", SCREENS, page)
+        self.draw()
+        if page == "table" and self.table.over:
+            self.show_winner()
+
+    def draw(self) -> None:
+        """The table when it is on screen; else the board behind, and Home's resume note."""
+        t = self.table
+        if t is None or not self.screen.table_shown():
+            self.screen.draw_home(t)
+            return
+        self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
+                               self.prompt(), t.log)
+        self.tick()
+
+    def person_choices(self) -> list[Choice]:
+        """What the person to act may click now (nothing while something plays by itself)."""
+        t = self.table
+        if t is None or self.persist.passive or not self.screen.table_shown() \
+                or not t.local_person_to_act() or self.auto.kind in ("auto", "computer"):
+            return []
+        return [c for c in t.choices_for(t.seat_to_act)
+                if self.selected is None or c.value in (None, self.selected)]
+
+    def buttons(self) -> list[Choice]:
+        """Choices made with a button: a picker's candidates, or choices with no piece."""
+        return self.picker or [c for c in self.person_choices()
+                               if not c.pieces and c.kind != "roll"]
+
+    def prompt(self) -> str:
+        t = self.table
+        return "" if t is None else panel.prompt(t, t.scene(), t.choices_for(t.seat_to_act),
+                                                 waiting=self.auto.kind == "auto")
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def act(self, actor: str, action: Action) -> bool:
+        """Submit an action to the table; returns False (and says why) if it was refused."""
+        t = self.table
+        if t is None or t.over or self.persist.passive:
+            return False
+        before = t.seat_to_act
+        try:
+            t.submit(actor, action, now_ms())
+        except IllegalAction as exc:
+            self.screen.announce(str(exc))
+            return False
+        self.selected, self.picker = None, []
+        if t.seat_to_act != before:  # a short handover: a double click cannot roll twice
+            self.die_ready_at = now_ms() + self.handover
+        self.save()
+        self.cancel_pending()
+        self.draw()
+        # rolls, moves, captures, unlocks and turn changes, then what to do next
+        self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
+        if t.over:
+            if self.screen.table_shown():
+                self.show_winner()
+        elif self.screen.table_shown() and t.local_person_to_act():
+            self.screen.focus(t)
+        self.schedule()
+        return True
+
+    def play_piece(self, piece: str) -> None:
+        picks = [c for c in self.person_choices() if piece in c.pieces]
+        if len(picks) == 1:
+            self.act(self.table.seat_to_act, picks[0].action)
+        elif picks:  # several moves start from this piece: offer them as buttons
+            self.picker = picks
+            self.draw()
+            el("choices").querySelector("button").focus()
+
+    def on_die(self, event: Any) -> None:
+        if (event.detail or 0) > 1 or now_ms() < self.die_ready_at:
+            return  # the second click of a double click, or the turn has only just passed
+        if any(c.kind == "roll" for c in self.person_choices()):
+            self.act(self.table.seat_to_act, Action("roll"))
+
+    def on_board_click(self, event: Any) -> None:
+        token = event.target.closest(".token.movable")
+        if not is_none(token):
+            self.play_piece(str(token.dataset.piece))
+
+    def on_board_key(self, event: Any) -> None:
+        piece = self.screen.piece_for_key(event)  # arrows move the focus; Enter picks
+        if piece is not None:
+            self.play_piece(piece)
+
+    def on_button(self, event: Any) -> None:
+        button = event.target.closest("button[data-choice]")
+        shown = self.buttons()
+        if not is_none(button) and int(button.dataset.choice) < len(shown):
+            self.act(self.table.seat_to_act, shown[int(button.dataset.choice)].action)
+
+    def on_chip(self, event: Any) -> None:
+        chip = event.target.closest("button[data-value]")
+        if not is_none(chip):
+            value = str(chip.dataset.value)
+            self.selected = None if self.selected == value else value
+            self.picker = []
+            self.draw()
+
+    def on_details(self, event: Any) -> None:
+        details = el("details")
+        details.hidden = not details.hidden
+        el("btn-details").setAttribute("aria-expanded", "false" if details.hidden else "true")
+        self.draw()
+
+    # -- automatic moves, computers and the clock -------------------------------------------
+
+    def cancel_pending(self) -> None:
+        self.auto.cancel()
+
+    def schedule(self) -> None:
+        """Set one timer for the next automatic action the table says is due."""
+        pace = self.pace_override if self.pace_override is not None \
+            else setup.PACES[self.settings["pace"]]
+        due = self.auto.schedule(None if self.persist.passive else self.table, pace)
+        if due is not None and due.kind != "timeout":
+            self.draw()  # the die is disabled while something plays by itself
+
+    def tick(self) -> None:
+        """Every quarter second: show the clock of the seat to act."""
+        t = self.table
+        left = None if t is None or t.over else t.seconds_left(now_ms())
+        self.screen.draw_clock(left, self.turn_seconds)
+
+    # -- leaving, winning, errors ----------------------------------------------------------
+
+    def on_quit(self, event: Any) -> None:
+        t = self.table
+        if t is None or t.over:
+            return
+        seats = t.quitters()
+        self.screen.show_quit(t, seats, t.seat_to_act if t.seat_to_act in seats else seats[0])
+
+    def on_quit_closed(self, event: Any) -> None:
+        t = self.table
+        if self.screen.dialog_answer("quit") != "confirm" or t is None:
+            return
+        seat = str(el("quit-seat").value)
+        if not self.act(seat, Action("quit", seat=seat)):
+            return
+        if t.leave.ends_match or not t.over and not any(t.kind(s) == "human"
+                                                         for s in t.active_seats()):
+            self.go("home")  # the match is over for all, or only computers are left
+
+    def show_winner(self) -> None:
+        if self.table.winners() or not self.table.leave.ends_match:
+            self.screen.show_winner(self.table)
+
+    def on_winner_closed(self, event: Any) -> None:
+        t = self.table
+        if self.screen.dialog_answer("winner") == "rematch" and t is not None:
+            s = t.session
+            self.start_game(t.record.rules, t.record.seats, s.names, s.players, s.timer,
+                            dict(t.record.options))
+        else:
+            self.go("home")
+
+    def on_error_closed(self, event: Any) -> None:
+        self.persist.discard()
+        self.table = None
+        self.go("home")

@@ -1,0 +1,73 @@
+"""The few browser helpers every browser-side module shares (the only other place,
+with controller, form, storage and pwa, that imports js/pyscript)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyscript import document, window
+from pyscript.ffi import create_proxy, is_none, to_js
+
+_proxies: list[Any] = []  # event handlers stay alive for the page's life
+
+
+def el(element_id: str) -> Any:
+    """The element with this id."""
+    return document.getElementById(element_id)
+
+
+def js(value: Any) -> Any:
+    """A Python value as a JavaScript one (dicts become plain objects)."""
+    return to_js(value, dict_converter=window.Object.fromEntries)
+
+
+def on(target: Any, event: str, handler: Any) -> None:
+    """Listen to ``event`` on ``target`` for the page's life."""
+    proxy = create_proxy(handler)
+    _proxies.append(proxy)
+    target.addEventListener(event, proxy)
+
+
+def keep(fn: Any) -> Any:
+    """A JavaScript function for ``fn`` that stays alive for the page's life."""
+    proxy = create_proxy(fn)
+    _proxies.append(proxy)
+    return proxy
+
+
+def now_ms() -> float:
+    """The wall clock in epoch milliseconds (what the turn clock's deadlines use)."""
+    return float(window.Date.now())
+
+
+def query_param(name: str) -> str | None:
+    value = window.URLSearchParams.new(window.location.search).get(name)
+    return None if is_none(value) else str(value)
+
+
+def number_param(name: str, default: float, low: float, high: float) -> float:
+    """A numeric URL parameter within [low, high]; anything else (NaN, text) is the default."""
+    raw = query_param(name)
+    try:
+        value = float(raw) if raw is not None else default
+    except ValueError:
+        return default
+    if value != value or value in (float("inf"), float("-inf")):  # NaN or infinite
+        return default
+    return min(max(value, low), high)
+
+
+def text_of(value: Any) -> str | None:
+    """A JavaScript string (or null) as Python text."""
+    return None if is_none(value) else str(value)
+
+
+def expose_hooks(**readers: Any) -> None:
+    """Read-only hooks for automated tests: ``window.ludo.<name>()`` returns JSON-ready text."""
+    hooks = window.Object.new()
+    for name, read in readers.items():
+        def call(*_: Any, read: Any = read) -> str:
+            value = read()
+            return value if isinstance(value, str) else str(window.JSON.stringify(js(value)))
+        setattr(hooks, name, keep(call))
+    window.ludo = hooks

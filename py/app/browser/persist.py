@@ -1,0 +1,72 @@
+"""The saved game in the browser's storage, and the one tab of a browser that plays it.
+
+Every tab can show the game, but only the newest one plays (runs the clock and the
+computers, takes input and saves); the others follow its saves and offer "Play here".
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ..savegame import SaveError, Session, decode, encode
+from . import storage
+from .dom import el, text_of
+
+SAVE_KEY = "courtyard-ludo/save"
+OWNER_KEY = "courtyard-ludo/owner"  # the tab that plays the table (clock, computers)
+SAVE_FAILED = ("This game cannot be saved on this device (its storage is full or blocked); "
+               "it will be lost if the page closes.")
+
+Loaded = tuple[Session, list[Any], list[list[dict[str, Any]]]]
+
+
+class Persist:
+    def __init__(self, on_passive: Callable[[], None], on_followed: Callable[[], None]) -> None:
+        self.tab_id = os.urandom(8).hex()
+        self.passive = False  # another tab of this browser plays the game
+        self.save_failed = False
+        self.on_passive = on_passive  # this tab has just stepped aside
+        self.on_followed = on_followed  # the playing tab saved: reload from storage
+
+    @staticmethod
+    def load() -> Loaded | str | None:
+        """The saved game (session, positions, events), a message if it is damaged, or None."""
+        saved = storage.get(SAVE_KEY)
+        if saved is None:
+            return None
+        try:
+            return decode(saved)
+        except SaveError as exc:
+            return str(exc)
+
+    def save(self, session: Session | None) -> None:
+        """Save after every action; a storage that refuses is reported, and play goes on."""
+        if session is None or self.passive:
+            return
+        ok = storage.put(SAVE_KEY, encode(session))
+        if ok == self.save_failed:
+            self.save_failed = not ok
+            el("save-warning").textContent = SAVE_FAILED
+            el("save-warning").hidden = ok
+
+    @staticmethod
+    def discard() -> None:
+        storage.remove(SAVE_KEY)
+
+    def claim(self) -> None:
+        """Make this tab the one that plays."""
+        self.passive = False
+        el("tab-banner").hidden = True
+        storage.put(OWNER_KEY, self.tab_id)
+
+    def on_storage(self, event: Any) -> None:
+        """Another tab wrote: step aside if it took the table, follow its saves."""
+        key, value = text_of(event.key), text_of(event.newValue)
+        if key == OWNER_KEY and value is not None and value != self.tab_id:
+            self.passive = True
+            el("tab-banner").hidden = False
+            self.on_passive()
+        elif key == SAVE_KEY and self.passive:
+            self.on_followed()

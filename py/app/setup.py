@@ -1,0 +1,183 @@
+"""The setup form: the remembered settings, read as hostile input, and the form's markup.
+
+Pure Python (tested in CPython). What the browser stores may have been written
+by an older version, another tab, an extension or a person with the developer
+tools: every value is checked, and anything unknown falls back to the default,
+so no stored setting can stop the app from booting or starting a game.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from ludo import RULESETS, LudoError
+from ludo.notation import load_json
+
+from .table import COMPUTER_LEVELS
+
+PACES = {"slow": 1300, "normal": 700, "fast": 250}
+"""A computer's pause before it acts, in ms."""
+MAX_SETTINGS_BYTES = 16_000
+NAME_LENGTH = 20  # characters a player's name keeps (cut at a whole grapheme)
+PLAYER_CHOICES = (("human", "Human"), ("easy", "Computer: Easy"),
+                  ("medium", "Computer: Medium"), ("hard", "Computer: Hard"))
+
+
+def default_rules() -> str:
+    return next(iter(RULESETS))
+
+
+def all_colours() -> tuple[str, ...]:
+    """Every colour a seat can have, clockwise (the largest seating of any rule set)."""
+    return max((r.seating(r.max_players) for r in RULESETS.values()), key=len)
+
+
+def defaults() -> dict[str, Any]:
+    rules = RULESETS[default_rules()]
+    return {"rules": rules.name, "seats": list(rules.seating(2)), "names": {}, "players": {},
+            "timer": rules.timer_default, "pace": "normal", "options": {}}
+
+
+def read_settings(raw: str | None) -> dict[str, Any]:
+    """The remembered settings from their stored text; each bad value replaced by its default."""
+    settings = defaults()
+    if raw is None:
+        return settings
+    try:
+        data = load_json(raw, "settings", MAX_SETTINGS_BYTES)
+    except LudoError:
+        return settings
+    if not isinstance(data, dict):
+        return settings
+    colours = all_colours()
+    rules = data.get("rules")
+    if isinstance(rules, str) and rules in RULESETS:
+        settings["rules"] = rules
+    seats = data.get("seats")
+    if isinstance(seats, list) and all(isinstance(s, str) for s in seats):
+        chosen = [c for c in colours if c in seats]
+        if 2 <= len(chosen) <= 4:
+            settings["seats"] = chosen
+    names = data.get("names")
+    if isinstance(names, dict):
+        settings["names"] = {c: clean_name(n) for c, n in names.items()
+                             if c in colours and isinstance(n, str) and clean_name(n)}
+    players = data.get("players")
+    if isinstance(players, dict):
+        settings["players"] = {c: k for c, k in players.items()
+                               if c in colours and k in COMPUTER_LEVELS}
+    if isinstance(data.get("timer"), bool):
+        settings["timer"] = data["timer"]
+    if data.get("pace") in PACES:
+        settings["pace"] = data["pace"]
+    options = data.get("options")
+    if isinstance(options, dict):
+        known = {o.name for r in RULESETS.values() for o in r.options}
+        settings["options"] = {k: v for k, v in options.items()
+                               if k in known and isinstance(v, bool)}
+    return settings
+
+
+def _graphemes(text: str) -> list[str]:
+    """``text`` split into user-perceived characters (close enough for names).
+
+    A base character keeps what joins it: combining marks, variation selectors,
+    skin tones, zero-width joiners and the character after one, and regional
+    indicator pairs (flags).
+    """
+    import unicodedata
+
+    clusters: list[str] = []
+    join_next = False
+    for ch in text:
+        code = ord(ch)
+        joins = (unicodedata.combining(ch) or 0xFE00 <= code <= 0xFE0F
+                 or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
+                 or code == 0x200D or unicodedata.category(ch) == "Me")
+        flag_pair = (0x1F1E6 <= code <= 0x1F1FF and clusters
+                     and len(clusters[-1]) == 1 and 0x1F1E6 <= ord(clusters[-1]) <= 0x1F1FF)
+        if clusters and (joins or join_next or flag_pair):
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
+        join_next = code == 0x200D
+    return clusters
+
+
+_DROPPED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control characters, surrogates, private and unassigned code points, line breaks."""
+
+
+def clean_name(text: str) -> str:
+    """A player's name as kept: printable, trimmed, at most NAME_LENGTH whole characters.
+
+    Bidirectional controls are dropped (the page also isolates names), so a
+    name can never turn the app's own text around it.
+    """
+    import unicodedata
+
+    kept = "".join(ch for ch in text
+                   if unicodedata.category(ch) not in _DROPPED_CATEGORIES
+                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
+                   and ch not in "\u200e\u200f\u061c")
+    return "".join(_graphemes(kept.strip())[:NAME_LENGTH]).strip()
+
+
+def seat_rows_html(bots_available: bool = True) -> str:
+    """One row per colour: take the seat, the player's name, person or computer."""
+    kinds = [(k, label) for k, label in PLAYER_CHOICES if k == "human" or bots_available]
+    options = "".join(f'<option value="{k}">{label}</option>' for k, label in kinds)
+    rows = []
+    for colour in all_colours():
+        title = colour.capitalize()
+        rows.append(
+            f'<div class="seat-row" data-colour="{colour}">'
+            f'<label class="choice"><input type="checkbox" name="seat" value="{colour}">'
+            f'<span class="swatch {colour}" aria-hidden="true">{title[0]}</span>{title}</label>'
+            f'<input type="text" name="name-{colour}" maxlength="40" dir="auto" '
+            f'autocomplete="off" placeholder="{title}" aria-label="{title} name">'
+            f'<select name="kind-{colour}" aria-label="{title} player">{options}</select></div>')
+    return "".join(rows)
+
+
+def rules_choices_html() -> str:
+    """The rule-set radio buttons, one per registered rule set."""
+    return "".join(
+        f'<label class="choice"><input type="radio" name="rules" value="{r.name}"'
+        f'{" checked" if i == 0 else ""}> {escape(r.title)} '
+        f'<span class="muted">{escape(r.summary)}</span></label>'
+        for i, r in enumerate(RULESETS.values()))
+
+
+def options_html() -> str:
+    """A checkbox per rule-set option (shown only for the rule set and player counts it fits)."""
+    seen: dict[str, Any] = {}
+    for rules in RULESETS.values():
+        for option in rules.options:
+            seen.setdefault(option.name, (option, []))[1].append(rules.name)
+    return "".join(
+        f'<label class="choice rule-option" data-rules="{" ".join(names)}" '
+        f'data-players="{" ".join(map(str, option.players))}" hidden>'
+        f'<input type="checkbox" name="option-{option.name}"> {escape(option.label)}</label>'
+        for option, names in seen.values())
+
+
+def rules_pages_html() -> str:
+    """The rules screen: every rule set's help, in registration order."""
+    parts = []
+    for i, rules in enumerate(RULESETS.values()):
+        help_ = rules.help
+        heading = "h2" if i == 0 else "h3"
+        title = f"The {rules.title} rules" if i == 0 else escape(rules.title)
+        head_id = ' id="rules-title"' if i == 0 else ""
+        parts.append(f'<section class="rules-page" data-rules="{rules.name}">'
+                     f"<{heading}{head_id}>{title}</{heading}>"
+                     f'<p class="lead">{escape(help_.lead)}</p>')
+        if help_.rules:
+            parts.append('<ol class="rules">' + "".join(
+                f"<li><strong>{escape(t)}</strong> {escape(text)}</li>"
+                for t, text in help_.rules) + "</ol>")
+        parts += [f'<p class="note">{escape(note)}</p>' for note in help_.notes]
+        parts.append("</section>")
+    return "".join(parts)

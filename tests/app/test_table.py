@@ -1,0 +1,243 @@
+"""The rule-neutral table in CPython: authority, dice, the clock as data, automatic actions,
+saving, whole games by computer agents, and a remote agent that cannot cheat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.savegame import decode, encode
+from app.table import TABLE, Table
+from ludo import (
+    RULESETS,
+    Action,
+    IllegalAction,
+    auto_action,
+    legal_actions,
+    record_from_json,
+    record_to_json,
+    replay,
+)
+
+T0 = 1_700_000_000_000.0  # an epoch time in ms
+SECONDS = 30.0
+
+
+def _table(rules: str = "courtyard", seats=("red", "yellow"), seed: int = 4, **kw) -> Table:
+    return Table.new(rules, seats, seed, T0, **kw)
+
+
+def _snapshot(table: Table) -> tuple:
+    return table.state, table.record, table.session.deadline
+
+
+# -- authority -------------------------------------------------------------------------------
+
+
+def test_only_the_seat_to_act_rolls_and_moves() -> None:
+    table = _table()
+    seat = table.seat_to_act
+    other = next(s for s in table.record.seats if s != seat)
+    before = _snapshot(table)
+    with pytest.raises(IllegalAction, match="turn"):
+        table.submit(other, Action("roll"), T0)
+    with pytest.raises(IllegalAction, match="turn"):
+        table.submit(TABLE, Action("roll"), T0)
+    assert _snapshot(table) == before
+    table.submit(seat, Action("roll"), T0)
+    assert len(table.record.actions) == 1
+
+
+def test_a_seat_quits_only_itself_and_timeouts_come_only_from_the_clock() -> None:
+    table = _table(seats=("red", "green", "yellow"))
+    before = _snapshot(table)
+    with pytest.raises(IllegalAction, match="cannot quit for"):
+        table.submit("red", Action("quit", seat="green"), T0)
+    with pytest.raises(IllegalAction, match="clock"):
+        table.submit(table.seat_to_act, Action("timeout"), T0)
+    assert _snapshot(table) == before
+    table.submit("green", Action("quit", seat="green"), T0)
+    assert "green" not in table.active_seats()
+    table.submit(TABLE, Action("timeout"), T0)
+    assert table.record.actions[-1].type == "timeout"
+
+
+def test_local_dice_decide_the_roll_not_the_player() -> None:
+    table = _table()
+    before = _snapshot(table)
+    with pytest.raises(IllegalAction, match="dice decide"):
+        table.submit(table.seat_to_act, Action("roll", value=6), T0)
+    assert _snapshot(table) == before
+    table.submit(table.seat_to_act, Action("roll"), T0)
+    assert table.record.actions[-1].value in range(1, 7)  # the record keeps the value
+
+
+def test_stale_actions_are_refused() -> None:
+    table = _table()
+    seen = table.version
+    table.submit(table.seat_to_act, Action("roll"), T0, seen=seen)
+    before = _snapshot(table)
+    with pytest.raises(IllegalAction, match="stale"):
+        table.submit(table.seat_to_act, legal_actions(table.state)[0]
+                     if not table.rolling else Action("roll"), T0, seen=seen)
+    assert _snapshot(table) == before
+
+
+# -- the clock as data -----------------------------------------------------------------------
+
+
+def test_the_clock_runs_out_exactly_at_its_deadline() -> None:
+    table = _table(timer=True)
+    deadline = T0 + SECONDS * 1000
+    assert table.session.deadline == deadline
+    due = table.due(T0)
+    assert due is not None and due.kind == "timeout" and due.at == deadline
+    assert table.seconds_left(deadline - 1) > 0 and table.seconds_left(deadline) == 0
+    assert table.seconds_left(deadline + 5000) == 0
+    table.run_due(due, deadline)
+    assert table.record.actions[-1].type == "timeout"
+
+
+def test_a_new_turn_or_extra_roll_gets_a_fresh_clock_and_a_roll_does_not() -> None:
+    table = _table(timer=True)
+    t1 = T0 + 5000
+    table.submit(table.seat_to_act, Action("roll"), t1)
+    if table.rolling:  # a roll with no move, or a six without a move: a fresh clock
+        assert table.session.deadline == t1 + SECONDS * 1000
+    else:  # the roll and its move share the clock
+        assert table.session.deadline == T0 + SECONDS * 1000
+        t2 = t1 + 3000
+        table.submit(table.seat_to_act, legal_actions(table.state)[0], t2)
+        assert table.session.deadline == t2 + SECONDS * 1000
+
+
+def test_another_seat_quitting_keeps_the_clock() -> None:
+    table = _table(seats=("red", "green", "yellow"), timer=True)
+    other = next(s for s in table.active_seats() if s != table.seat_to_act)
+    table.submit(other, Action("quit", seat=other), T0 + 9000)
+    assert table.session.deadline == T0 + SECONDS * 1000
+
+
+def test_no_clock_when_the_timer_is_off_or_a_computer_plays() -> None:
+    table = _table(timer=False)
+    assert table.due(T0) is None and table.seconds_left(T0) is None
+    table = _table(players={"red": "easy", "yellow": "hard"})
+    due = table.due(T0, pace=700)
+    assert due.kind == "computer" and due.at == T0 + 700
+    assert table.seconds_left(T0) is None
+
+
+def test_a_deadline_that_is_not_a_finite_number_is_due_now() -> None:
+    table = _table(timer=True)
+    table.session.deadline = float("inf")
+    assert table.due(T0 + 1).at == T0 + 1
+
+
+def test_the_only_move_is_due_after_the_auto_delay() -> None:
+    rng = random.Random(2)
+    table = _table()
+    for _ in range(400):
+        assert not table.over
+        if not table.rolling and auto_action(table.state) is not None:
+            due = table.due(table.changed_at, auto_delay=450)
+            assert due.kind == "auto" and due.at == table.changed_at + 450
+            assert due.action == auto_action(table.state)
+            table.run_due(due, due.at)
+            return
+        seat = table.seat_to_act
+        action = Action("roll") if table.rolling else rng.choice(legal_actions(table.state))
+        table.submit(seat, action, table.changed_at + 10)
+    pytest.fail("no automatic move came up")
+
+
+# -- saving and whole games ---------------------------------------------------------------------
+
+
+def test_save_and_restore_give_the_same_table() -> None:
+    table = _table(names={"red": "Ada"}, players={"yellow": "medium"}, timer=True)
+    for _ in range(12):
+        due = table.due(T0)
+        if due.kind == "computer":
+            gen = table.computer_thinking()
+            action = _drain(gen)
+            table.submit(table.seat_to_act, action, T0)
+        elif due.kind == "auto":
+            table.run_due(due, T0)
+        else:
+            action = Action("roll") if table.rolling else legal_actions(table.state)[0]
+            table.submit(table.seat_to_act, action, T0)
+    session, states, events = decode(encode(table.session))
+    restored = Table(session, states, now=T0)
+    assert restored.state == table.state and restored.record == table.record
+    assert restored.session == table.session
+    assert restored.due(T0, 1, 2) == table.due(T0, 1, 2)
+    assert len(events) == len(table.record.actions)
+
+
+def _drain(gen) -> Action:
+    while True:
+        try:
+            next(gen)
+        except StopIteration as done:
+            return done.value
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_whole_game_between_computer_agents(rules: str) -> None:
+    seats = RULESETS[rules].seating(4)
+    levels = ("easy", "medium", "hard", "easy")
+    table = Table.new(rules, seats, 21, T0, players=dict(zip(seats, levels, strict=True)))
+    now = T0
+    for _ in range(20_000):
+        due = table.due(now)
+        if due is None:
+            break
+        assert due.kind == "computer"
+        action = _drain(table.computer_thinking())
+        now += 1
+        table.submit(due.seat, action, now)
+    assert table.over and table.winners()
+    assert replay(record_from_json(record_to_json(table.record)))[-1] == table.state
+
+
+# -- a remote agent that sends what it likes ---------------------------------------------------
+
+
+forged = st.one_of(
+    st.builds(Action, st.just("move"), st.integers(-2, 6)),
+    st.builds(lambda v: Action("roll", value=v), st.integers(0, 7)),
+    st.just(Action("roll")),
+    st.just(Action("timeout")),
+    st.builds(lambda s: Action("quit", seat=s), st.sampled_from(["red", "yellow", "blue", "x"])),
+    st.builds(Action, st.sampled_from(["fly", "", "move"]), st.none(), st.none(), st.none(),
+              st.just((0, 1))),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(script=st.lists(st.tuples(forged, st.integers(-1, 3)), min_size=1, max_size=25),
+       seed=st.integers(0, 50))
+def test_a_remote_agent_cannot_act_out_of_turn_or_cheat(script, seed) -> None:
+    table = _table(seed=seed, players={"yellow": "remote"})
+    for action, lag in script:
+        before = _snapshot(table)
+        seen = table.version - lag if lag >= 0 else None
+        legal = not table.over and table.seat_to_act == "yellow" and (
+            action in legal_actions(table.state) and action.value is None
+            and action.type in ("roll", "move")) and seen in (None, table.version)
+        own_quit = action == Action("quit", seat="yellow") and seen in (None, table.version) \
+            and not table.over and "yellow" in table.active_seats()
+        try:
+            table.submit("yellow", action, T0, seen=seen)
+        except IllegalAction:
+            assert _snapshot(table) == before
+            assert not legal and not own_quit
+        else:
+            assert legal or own_quit, action
+        # red (a local person) plays its own turns in between
+        while not table.over and table.seat_to_act == "red":
+            table.submit("red", Action("roll") if table.rolling
+                         else legal_actions(table.state)[0], T0)
