@@ -31,6 +31,7 @@ serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 # committed file matches py/, and regenerating first would hide exactly that drift.
 test: $(TEST_STAMP) $(VENDOR_STAMP) chromium icons sw
 	$(VPY) -m ruff check .
+	$(VPY) -m mypy
 	$(VPY) -m pytest
 
 # build_dist.py writes dist/sw.js itself, from the files it copied.

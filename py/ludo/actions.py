@@ -16,7 +16,7 @@ An action is plain data with a JSON form:
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from .errors import NotationError
 
@@ -90,7 +90,7 @@ def parse_action(data: Any, field: str = "action") -> Action:
     return Action(kind, token, value, seat)
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

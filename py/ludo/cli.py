@@ -12,7 +12,7 @@ import random
 import sys
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
@@ -183,7 +183,7 @@ def _all_options() -> list[Any]:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise CliError(message)
 
 

@@ -23,8 +23,8 @@ def rules_for(name_or_state: str | Position | Any) -> RuleSet[Any]:
     """The rule set named by a string, or the one a position belongs to."""
     # anything that is neither a name nor a position (None, 5, a list from bad
     # JSON) falls through to the lookup below and gets a NotationError
-    name = (name_or_state if isinstance(name_or_state, str)
-            else getattr(name_or_state, "rules", name_or_state))
+    name: Any = (name_or_state if isinstance(name_or_state, str)
+                 else getattr(name_or_state, "rules", name_or_state))
     try:
         return RULESETS[name]
     except (KeyError, TypeError):

@@ -142,7 +142,8 @@ class Controller:
         self.screen.forget_layout()
         self.save()
         self.go("table")
-        self.screen.announce(f"{self.table.name(self.table.seat_to_act)} starts. {self.prompt()}")
+        self.screen.announce(f"{self.table.name(self.table.seat_to_act or '')} starts. "
+                             f"{self.prompt()}")
         self.schedule()
 
     def go(self, page: str) -> None:
@@ -165,7 +166,7 @@ class Controller:
             page = "home"
         show_only(f"screen-{page}", SCREENS, page)
         self.draw()
-        if page == "table" and self.table.over:
+        if page == "table" and self.table is not None and self.table.over:
             self.show_winner()
 
     def draw(self) -> None:
@@ -226,10 +227,15 @@ class Controller:
         self.schedule()
         return True
 
+    def act_as_person(self, action: Action) -> None:
+        """The person whose turn it is acts (the board and the die are theirs)."""
+        if self.table is not None and self.table.seat_to_act is not None:
+            self.act(self.table.seat_to_act, action)
+
     def play_piece(self, piece: str) -> None:
         picks = [c for c in self.person_choices() if piece in c.pieces]
         if len(picks) == 1:
-            self.act(self.table.seat_to_act, picks[0].action)
+            self.act_as_person(picks[0].action)
         elif picks:  # several moves start from this piece: offer them as buttons
             self.picker = picks
             self.draw()
@@ -239,7 +245,7 @@ class Controller:
         if (event.detail or 0) > 1 or now_ms() < self.die_ready_at:
             return  # the second click of a double click, or the turn has only just passed
         if any(c.kind == "roll" for c in self.person_choices()):
-            self.act(self.table.seat_to_act, Action("roll"))
+            self.act_as_person(Action("roll"))
 
     def on_board_click(self, event: Any) -> None:
         token = event.target.closest(".token.movable")
@@ -255,7 +261,7 @@ class Controller:
         button = event.target.closest("button[data-choice]")
         shown = self.buttons()
         if not is_none(button) and int(button.dataset.choice) < len(shown):
-            self.act(self.table.seat_to_act, shown[int(button.dataset.choice)].action)
+            self.act_as_person(shown[int(button.dataset.choice)].action)
 
     def on_chip(self, event: Any) -> None:
         chip = event.target.closest("button[data-value]")
@@ -311,8 +317,9 @@ class Controller:
             self.go("home")  # the match is over for all, or only computers are left
 
     def show_winner(self) -> None:
-        if self.table.winners() or not self.table.leave.ends_match:
-            self.screen.show_winner(self.table)
+        t = self.table
+        if t is not None and (t.winners() or not t.leave.ends_match):
+            self.screen.show_winner(t)
 
     def on_winner_closed(self, event: Any) -> None:
         t = self.table

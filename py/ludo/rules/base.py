@@ -236,7 +236,11 @@ class RuleSet(Protocol[S]):
     help: Help
     leave: Leave
     timer_default: bool  # whether the turn clock is on unless the players switch it off
-    bot: BotFeatures | None  # None: computers play it at Easy
+
+    @property
+    def bot(self) -> BotFeatures | None:
+        """How the computer players judge positions (None: they play these rules at Easy)."""
+        ...
 
     # -- creating and reading
     def new_game(self, seats: tuple[str, ...], seed: int,

@@ -17,7 +17,7 @@ implemented, with the tests that pin each sentence.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .. import rng
 from ..actions import Action, parse_action
@@ -313,7 +313,8 @@ class CourtyardRules:
         if phase == "move":
             turn = state.turn
             ci = COLOUR_INDEX[turn]
-            movable = self.movable[ci][turn in state.unlocked][state.die]
+            # in the move phase the die is an int: the hot path skips the check
+            movable = self.movable[ci][turn in state.unlocked][state.die]  # type: ignore[index]
             # the player to act has four tokens: which of them can move, as a 4-bit mask
             a, b, c, d = state.tokens[ci]
             return [*_MOVE_SETS[movable[a] | movable[b] << 1 | movable[c] << 2
@@ -332,7 +333,7 @@ class CourtyardRules:
             return []
         ci = COLOUR_INDEX[state.turn]
         table = self.moves[ci][state.turn in state.unlocked]
-        die = state.die
+        die = cast(int, state.die)  # set in the move phase
         seen: set[int] = set()
         moves = []
         for token, pos in enumerate(state.tokens[ci]):
@@ -446,7 +447,8 @@ class CourtyardRules:
             return self._quit(state, action.seat, events)
         raise IllegalAction(f"unknown action type {kind!r}")
 
-    def _roll(self, state: State, value: int | None, events: list[Event] | None) -> State:
+    def _roll(self, state: State, value: int | str | None,
+              events: list[Event] | None) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             raise IllegalAction(f"a die shows 1..6, not {value!r}")
         (rules, seats, tokens, turn, _, _, sixes, unlocked, timeouts, out, winner,
@@ -491,7 +493,7 @@ class CourtyardRules:
         if type(token) is not int or not 0 <= token < TOKENS_PER_SEAT:
             raise IllegalAction(f"{colour} has no token {token!r}")
         origin = mine[token]
-        dest = self.moves[ci][colour in unlocked][origin][die]
+        dest = self.moves[ci][colour in unlocked][origin][die]  # type: ignore[index]
         if dest is None:
             raise IllegalAction(f"{colour} token {token} cannot move {die}")
         # rebuilt element by element: cheaper than slicing and concatenating
@@ -569,7 +571,8 @@ class CourtyardRules:
         return _new_state(State, (rules, seats, tokens, nxt, "roll", None, 0, unlocked, timeouts,
                                   out, winner, seed_state))
 
-    def _timeout(self, state: State, value: int | None, events: list[Event] | None) -> State:
+    def _timeout(self, state: State, value: int | str | None,
+                 events: list[Event] | None) -> State:
         if state.phase == "move" and value is not None:
             raise IllegalAction("a timeout after the roll plays the rolled die; give no value")
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
@@ -589,7 +592,7 @@ class CourtyardRules:
             state = self._roll(state, value, events)
             if state.phase != "move" or state.turn != colour:
                 return state
-        token = self.timeout_choice(state, state.die)
+        token = self.timeout_choice(state, cast(int, state.die))
         return self._move(state, token, events)
 
     def _quit(self, state: State, seat: Any, events: list[Event] | None) -> State:
@@ -843,7 +846,7 @@ class _PositionReader:
             die=die, sixes=sixes, unlocked=unlocked, timeouts=tuple(timeouts), out=tuple(out),
             winner=winner, rng=rng_state,
         )
-        if phase == "move" and not self.rules.targets(state, die):
+        if phase == "move" and not self.rules.targets(state, cast(int, die)):
             raise NotationError("die", f"{turn} has no legal move with a {die}, so the roll "
                                 "would have been skipped")
         return state

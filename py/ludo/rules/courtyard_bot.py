@@ -11,7 +11,7 @@ of the opponents' values, so hurting the opponents (captures) counts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..actions import Action
 from ..geometry import COLOURS, HOME, LANE_FIRST, SAFE_SQUARES, START_SQUARES, TRACK_LENGTH, YARD
@@ -285,4 +285,4 @@ class CourtyardBot:
 
     def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
                    context: Any) -> float:
-        return move_score(state, action.token, after, events, None, context)
+        return move_score(state, cast(int, action.token), after, events, None, context)

@@ -6,7 +6,7 @@ no word or field of these rules appears outside the engine.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..actions import Action
 from ..geometry import COLOURS, HOME, YARD
@@ -102,7 +102,7 @@ def scene(rules: CourtyardRules, state: State) -> Scene:
         board=board(rules, state),
         stacks=stacks(state),
         seats=seat_views(rules, state),
-        dice=(DieView(state.die, str(state.die)),) if state.phase == "move" else (),
+        dice=(DieView(state.die, str(state.die)),) if state.die is not None else (),
         turn=None if over else state.turn,
         phase=state.phase,
         next=rules.next_player(state),
@@ -118,7 +118,7 @@ def choices(rules: CourtyardRules, state: State) -> list[Choice]:
         return []
     colour = state.turn
     found = []
-    for token, position, dest in rules.targets(state, state.die):
+    for token, position, dest in rules.targets(state, cast(int, state.die)):
         label = f"moves to {cross.describe_position(colour, dest).removeprefix('on ')}"
         kind = "enter" if position == YARD else "move"
         found.append(Choice(Action("move", token=token), kind, label,

@@ -129,16 +129,16 @@ def cross_board(seated: Iterable[str] = COLOURS, locked: Iterable[str] = (),
     for square, (col, row) in enumerate(TRACK_CELLS):
         cid = track_id(square)
         own: tuple[str, ...] = ()
-        colour = None
+        owner = None
         if square in START_SQUARES:
             kind = "start"
-            colour = COLOURS[START_SQUARES.index(square)]
-            label = f"square {square}, {colour}'s start"
+            owner = COLOURS[START_SQUARES.index(square)]
+            label = f"square {square}, {owner}'s start"
         elif square in STAR_SQUARES:
             kind, own, label = "safe", ("star",), f"square {square}, a star"
         else:
             kind, label = "track", f"square {square}"
-        cells.append(Cell(cid, col + 0.5, row + 0.5, kind, colour, own + extra.get(cid, ()),
+        cells.append(Cell(cid, col + 0.5, row + 0.5, kind, owner, own + extra.get(cid, ()),
                           "square", label))
     for colour in COLOURS:
         is_locked = colour in locked
