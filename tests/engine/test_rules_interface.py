@@ -1,0 +1,105 @@
+"""Every registered rule set keeps the interface's promises (rules/base.py).
+
+Random games of each rule set, checked at every position: the scene places every piece
+once on a cell of its own board; the choices are exactly the legal decisions, each naming
+pieces and targets that exist; chance outcomes are resolved rolls whose probabilities sum
+to 1; actions survive the rule set's own JSON reader; every event has a sentence; a game
+that is over has winners (unless leaving ended it for everyone).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from ludo import RULESETS, Action, apply, rules_for
+from ludo.rules.base import Board, Choice, Scene
+
+GAMES = 3
+MAX_ACTIONS = 6000
+
+
+def _check_scene(rules, state, scene: Scene) -> None:
+    assert isinstance(scene.board, Board)
+    cells = {c.id for c in scene.board.cells}
+    assert len(cells) == len(scene.board.cells), "cell ids are unique"
+    seen = set()
+    for stack in scene.stacks:
+        assert stack.place in cells, stack.place
+        assert stack.pieces and stack.kind in ("group", "block", "double")
+        for piece in stack.pieces:
+            assert piece.id not in seen, f"{piece.id} drawn twice"
+            seen.add(piece.id)
+            assert piece.colour in state.seats and piece.label
+    assert {s.colour for s in scene.seats} == set(state.seats)
+    assert scene.phase == state.phase
+    if state.phase == "over":
+        assert scene.turn is None
+    else:
+        assert scene.turn == state.turn
+    assert scene.winners == rules.winners(state)
+    assert all(isinstance(line, str) and line for line in scene.summary)
+
+
+def _check_choices(rules, state, scene: Scene, choices: list[Choice]) -> None:
+    legal = rules.legal_actions(state)
+    assert sorted(map(repr, (c.action for c in choices))) == sorted(map(repr, legal))
+    pieces = {p.id for s in scene.stacks for p in s.pieces}
+    cells = {c.id for c in scene.board.cells}
+    for choice in choices:
+        assert choice.label and choice.kind
+        assert set(choice.pieces) <= pieces, choice
+        assert choice.target is None or choice.target in cells, choice
+        assert rules.parse_action(choice.action.to_json()) == choice.action
+
+
+def _check_chance(rules, state) -> None:
+    outcomes = rules.chance_outcomes(state)
+    if state.phase != "roll":
+        assert outcomes == []
+        return
+    assert math.isclose(sum(p for _, p in outcomes), 1.0)
+    for action, probability in outcomes:
+        assert probability > 0 and action.value is not None
+        rules.advance(state, action)  # every outcome can be played
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_rule_sets_keep_the_interface(name: str) -> None:
+    rules = RULESETS[name]
+    chooser = random.Random(7)
+    for game in range(GAMES):
+        players = rules.max_players - game % (rules.max_players - rules.min_players + 1)
+        state = rules.new_game(rules.seating(players), 1000 + game)
+        for _ in range(MAX_ACTIONS):
+            scene = rules.scene(state)
+            _check_scene(rules, state, scene)
+            _check_choices(rules, state, scene, rules.choices(state))
+            _check_chance(rules, state)
+            if state.phase == "over":
+                break
+            legal = rules.legal_actions(state)
+            action = rules.resolve(state, chooser.choice(legal))
+            if chooser.random() < 0.002:
+                action = rules.resolve(state, Action("timeout"))
+            state, events = apply(state, action)
+            for event in events:
+                text = rules.describe(event, {"red": "Ada"})
+                assert text is None or (isinstance(text, str) and text)
+        else:
+            pytest.fail(f"{name} game {game} did not end")
+        assert rules.winners(state) or rules.leave.ends_match
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_rule_sets_describe_themselves(name: str) -> None:
+    rules = rules_for(name)
+    assert rules.title and rules.summary and rules.help.lead
+    assert rules.leave.title and rules.leave.text and rules.leave.button
+    assert rules.min_players <= rules.max_players
+    for n in range(rules.min_players, rules.max_players + 1):
+        assert len(rules.seating(n)) == n
+    empty = rules.board(None)
+    assert empty.cells and empty.size > 0
