@@ -135,7 +135,7 @@ def seat_rows_html(bots_available: bool = True) -> str:
             f'<div class="seat-row" data-colour="{colour}">'
             f'<label class="choice"><input type="checkbox" name="seat" value="{colour}">'
             f'<span class="swatch {colour}" aria-hidden="true">{title[0]}</span>{title}</label>'
-            f'<input type="text" name="name-{colour}" maxlength="40" dir="auto" '
+            f'<input type="text" name="name-{colour}" maxlength="200" dir="auto" '
             f'autocomplete="off" placeholder="{title}" aria-label="{title} name">'
             f'<select name="kind-{colour}" aria-label="{title} player">{options}</select></div>')
     return "".join(rows)

@@ -16,9 +16,17 @@ from typing import Any, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
-from .errors import LudoError
+from .errors import LudoError, quote
 from .invariants import violations
-from .notation import format_position, parse_position, parse_record, position_to_json, replay
+from .notation import (
+    MAX_JSON_BYTES,
+    MAX_SEED,
+    format_position,
+    parse_position,
+    parse_record,
+    position_to_json,
+    replay,
+)
 
 MAX_ACTIONS_PER_GAME = 200_000  # a game longer than this counts as never ending
 
@@ -86,15 +94,38 @@ def simulate(rules_name: str, players: int, games: int, seed: int,
 
 
 def _read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """A JSON file's text (``-`` for standard input), read as UTF-8 bytes whatever the locale.
+
+    At most MAX_JSON_BYTES are read, so an endless or enormous input (``/dev/zero``) is refused
+    instead of filling the memory.
+    """
+    where = "standard input" if path == "-" else path
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        if path == "-":
+            if sys.stdin is None:
+                raise CliError("cannot read standard input: it is closed")
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream (tests, embedding): already decoded
+                text = sys.stdin.read(MAX_JSON_BYTES + 1)
+                if len(text) > MAX_JSON_BYTES:
+                    raise CliError(f"cannot read {where}: it is longer than "
+                                   f"{MAX_JSON_BYTES:,} characters")
+                return text
+            data = stream.read(MAX_JSON_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(MAX_JSON_BYTES + 1)
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise CliError(f"cannot read {path}: not UTF-8 text") from None
+        raise CliError(f"cannot read {where}: {exc.strerror or exc}") from None
+    except ValueError:  # reading a closed stream
+        raise CliError(f"cannot read {where}: it is closed") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")  # a byte order mark is allowed
+    except UnicodeDecodeError as exc:
+        raise CliError(f"cannot read {where}: it is not UTF-8 text (byte {exc.start + 1} "
+                       "is not valid UTF-8)") from None
 
 
 def legal(path: str, roll_value: int | None) -> dict[str, Any]:
@@ -133,29 +164,33 @@ def _die(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a die value is 1..6, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a die value is 1..6, not {quote(text)}") from None
     if not 1 <= value <= 6:
         raise argparse.ArgumentTypeError(f"a die value is 1..6, not {value}")
     return value
 
 
-def _positive(text: str) -> int:
+def _positive(text: str, most: int = 1_000_000) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {quote(text)}") from None
+    if not 1 <= value <= most:
+        raise argparse.ArgumentTypeError(f"must be 1 to {most:,}, not {value}")
     return value
+
+
+def _jobs(text: str) -> int:
+    return _positive(text, 64)
 
 
 def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("a seed is 0 or more")
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {quote(text)}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to {MAX_SEED}")
     return value
 
 
@@ -166,7 +201,7 @@ def _bots(text: str) -> tuple[str, ...]:
     for level in levels:
         if level not in LEVEL_NAMES:
             raise argparse.ArgumentTypeError(
-                f"unknown bot level {level!r}; use {', '.join(LEVEL_NAMES)}")
+                f"unknown bot level {quote(level)}; use {', '.join(LEVEL_NAMES)}")
     if not 2 <= len(levels) <= 4:
         raise argparse.ArgumentTypeError(
             f"one bot per seat, 2 to 4 of them, not {len(levels)}")
@@ -214,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=_positive, default=100,
                       help="games in all; game seed k is played under every seat rotation")
     tour.add_argument("--seed", type=_seed, default=1)
-    tour.add_argument("--jobs", type=_positive, default=1, help="worker processes")
+    tour.add_argument("--jobs", type=_jobs, default=1, help="worker processes (1 to 64)")
     return parser
 
 
@@ -238,9 +273,19 @@ def main(argv: list[str] | None = None) -> int:
         else:
             result = replay_command(args.file)
     except (CliError, LudoError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split())  # one line, whatever the input held
+        if len(message) > 300:
+            message = message[:299] + "…"
+        print(f"error: {message}", file=sys.stderr)
         return 2
-    print(json.dumps(result, separators=(",", ":")))
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    try:
+        print(json.dumps(result, separators=(",", ":")), flush=True)
+    except BrokenPipeError:  # the reader went away (`... | head`): nothing more to say
+        sys.stderr.close()
+        return 0
     return 0
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .actions import Action
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, quote
 from .rules.base import Board, Choice, Event, Names, Position, RuleSet, Scene
 from .rules.courtyard import CLASSIC, COURTYARD, SEATS_BY_PLAYERS
 
@@ -28,13 +28,8 @@ def rules_for(name_or_state: str | Position | Any) -> RuleSet[Any]:
     try:
         return RULESETS[name]
     except (KeyError, TypeError):
-        raise NotationError("rules", f"unknown rule set {_quoted(name)}; "
+        raise NotationError("rules", f"unknown rule set {quote(name)}; "
                             f"choose {', '.join(RULESETS)}") from None
-
-
-def _quoted(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def new_game(rules: str, seats: tuple[str, ...] | list[str], seed: int,

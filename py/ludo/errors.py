@@ -4,6 +4,25 @@ from __future__ import annotations
 
 import json
 
+MAX_QUOTED = 40  # characters of the input a message quotes at most
+MAX_FIELD = 80
+MAX_PROBLEM = 300
+
+
+def quote(value: object, limit: int = MAX_QUOTED) -> str:
+    """Input as a message shows it: in JSON's spelling (``true``, ``null``, ``"red"``), cut short.
+
+    Messages quote what the input said, never Python's ``repr`` (``True``, ``None``), and never
+    more than ``limit`` characters of it, however long the input is.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    if len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return text if text.isprintable() else json.dumps(text)[1:-1]
+
 
 class LudoError(ValueError):
     """Base class: every engine error is a ``ValueError`` with a clear message."""
@@ -27,6 +46,10 @@ class NotationError(LudoError):
             field = json.dumps(field)
         if not problem.isprintable():
             problem = json.dumps(problem)[1:-1]
+        if len(field) > MAX_FIELD:
+            field = field[:MAX_FIELD - 1] + "…"
+        if len(problem) > MAX_PROBLEM:
+            problem = problem[:MAX_PROBLEM - 1] + "…"
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .actions import Action
 from .engine import apply, new_game, resolve, rules_for
-from .errors import IllegalAction, LudoError, NotationError
+from .errors import IllegalAction, LudoError, NotationError, quote
 from .rules.base import POSITION_FORMAT, Event
 
 RECORD_FORMAT = "courtyard-ludo/record"
@@ -36,7 +36,7 @@ def position_from_json(data: Any) -> Any:
     if not isinstance(data, dict):
         raise NotationError("position", "must be a JSON object")
     if data.get("format") != POSITION_FORMAT:
-        raise NotationError("format", f"must be {POSITION_FORMAT!r}")
+        raise NotationError("format", f"must be {quote(POSITION_FORMAT)}")
     return rules_for(data.get("rules")).from_json(data)
 
 
@@ -92,9 +92,9 @@ def record_from_json(data: Any) -> Record:
     if not isinstance(data, dict):
         raise NotationError("record", "must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
-        raise NotationError("format", f"must be {RECORD_FORMAT!r}")
+        raise NotationError("format", f"must be {quote(RECORD_FORMAT)}")
     if not _is_version(data.get("version"), RECORD_VERSION):
-        raise NotationError("version", f"version {data.get('version')!r} is not supported "
+        raise NotationError("version", f"version {quote(data.get('version'))} is not supported "
                             f"(this app reads version {RECORD_VERSION})")
     extra = set(data) - {"format", "version", "rules", "seats", "seed", "options", "actions"}
     if extra:
@@ -230,8 +230,10 @@ def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_refuse_duplicates)
     except json.JSONDecodeError as exc:
-        raise NotationError(what, f"is not valid JSON ({exc.msg} at line {exc.lineno} "
-                            f"column {exc.colno})") from None
+        # some messages end in "starting at", which the position completes
+        where = f"line {exc.lineno} column {exc.colno}"
+        message = exc.msg.removesuffix(" at")
+        raise NotationError(what, f"is not valid JSON ({message} at {where})") from None
     except NotationError:
         raise
     except ValueError as exc:  # e.g. an integer longer than Python's digit limit

@@ -59,7 +59,7 @@ def test_unlocked_lane_takes_its_colour_and_loses_its_lock() -> None:
 
 
 def test_tokens_sharing_a_square_stay_separate_and_clickable() -> None:
-    square = 14
+    square = 8  # a star: opponents share only safe squares
     state = _position(unlocked=["red", "green"],
                       tokens={"red": [square, square, "yard", "home"],
                               "green": [square, square, "green-lane-1", 3],

@@ -80,6 +80,22 @@ def load(**kwargs: Any) -> Any:
     return parse_position(json.dumps(pos(**kwargs)))
 
 
+def unreachable(**kwargs: Any) -> Any:
+    """:func:`load` for a position the rules can never reach, which the reader refuses
+    (such as two colours on one ordinary square): built past the reader's checks, to show
+    how the engine would still treat it."""
+    from ludo.rules.courtyard import COLOUR_INDEX, parse_square
+
+    data = pos(**kwargs)
+    wanted = data["tokens"]
+    data["tokens"] = {c: ["yard"] * len(v) for c, v in wanted.items()}
+    state = parse_position(json.dumps(data))
+    tokens = list(state.tokens)
+    for colour, squares in wanted.items():
+        tokens[COLOUR_INDEX[colour]] = tuple(parse_square(colour, s, colour) for s in squares)
+    return state._replace(tokens=tuple(tokens))
+
+
 def js(state: Any) -> dict[str, Any]:
     """The JSON notation of a state."""
     return position_to_json(state)

@@ -165,7 +165,7 @@ def test_binary_stdin_subprocess():
 @pytest.mark.parametrize("argv,words", [
     (["simulate", "--rules", "royal"], "royal"),
     (["simulate", "--players", "5"], "players"),
-    (["simulate", "--games", "0"], "at least 1"),
+    (["simulate", "--games", "0"], "must be 1 to"),
     (["simulate", "--seed", "-3"], "seed"),
     (["simulate", "--seed", "x"], "seed"),
     (["legal", "--roll", "9"], "1..6"),

@@ -84,7 +84,7 @@ def test_quit_of_an_unknown_seat(roll_phase, seat, match):
 
 def test_quit_of_a_colour_not_seated():
     state = load(seats=["red", "yellow"])
-    assert_illegal(state, quit_seat("green"), "'green' is not a seat in this game")
+    assert_illegal(state, quit_seat("green"), '"green" is not a seat in this game')
 
 
 def test_quit_of_a_seat_that_already_left():

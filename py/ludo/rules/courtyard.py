@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, cast
 
 from .. import rng
 from ..actions import Action, parse_action
-from ..errors import IllegalAction, NotationError
+from ..errors import IllegalAction, NotationError, quote
 from ..geometry import (
     COLOURS,
     ENTRANCE_SQUARES,
@@ -450,7 +450,7 @@ class CourtyardRules:
     def _roll(self, state: State, value: int | str | None,
               events: list[Event] | None) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
-            raise IllegalAction(f"a die shows 1..6, not {value!r}")
+            raise IllegalAction(f"a die shows 1..6, not {quote(value)}")
         (rules, seats, tokens, turn, _, _, sixes, unlocked, timeouts, out, winner,
          seed_state) = state
         # The RNG advances even when the value is given, so the position does
@@ -491,7 +491,7 @@ class CourtyardRules:
         ci = COLOUR_INDEX[colour]
         mine = tokens[ci]
         if type(token) is not int or not 0 <= token < TOKENS_PER_SEAT:
-            raise IllegalAction(f"{colour} has no token {token!r}")
+            raise IllegalAction(f"{colour} has no token {quote(token)}")
         origin = mine[token]
         dest = self.moves[ci][colour in unlocked][origin][die]  # type: ignore[index]
         if dest is None:
@@ -577,7 +577,7 @@ class CourtyardRules:
             raise IllegalAction("a timeout after the roll plays the rolled die; give no value")
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             # checked here too: the fifth timeout never reaches _roll's check
-            raise IllegalAction(f"a die shows 1..6, not {value!r}")
+            raise IllegalAction(f"a die shows 1..6, not {quote(value)}")
         colour = state.turn
         ci = COLOUR_INDEX[colour]
         count = state.timeouts[ci] + 1
@@ -597,7 +597,7 @@ class CourtyardRules:
 
     def _quit(self, state: State, seat: Any, events: list[Event] | None) -> State:
         if not isinstance(seat, str) or seat not in state.seats:
-            raise IllegalAction(f"{seat!r} is not a seat in this game")
+            raise IllegalAction(f"{quote(seat)} is not a seat in this game")
         if state.out[COLOUR_INDEX[seat]] is not None:
             raise IllegalAction(f"{seat} has already left this game")
         return self._remove_seat(state, seat, "quit", events)
@@ -655,7 +655,8 @@ def normalise_seats(seats: Any, min_players: int = 2, max_players: int = 4) -> t
         raise NotationError("seats", "must be a list of colours")
     unknown = [s for s in seats if s not in COLOUR_INDEX]
     if unknown:
-        raise NotationError("seats", f"unknown colour {unknown[0]!r}; use {', '.join(COLOURS)}")
+        raise NotationError("seats",
+                            f"unknown colour {quote(unknown[0])}; use {', '.join(COLOURS)}")
     if len(set(seats)) != len(seats):
         raise NotationError("seats", "a colour is listed twice")
     if not min_players <= len(seats) <= max_players:
@@ -693,7 +694,8 @@ def parse_square(colour: str, value: Any, field: str) -> int:
             return LANE_FIRST + int(number) - 1
     raise NotationError(
         field,
-        f"{value!r} is not a square (use \"yard\", 0..51, \"{colour}-lane-1..5\" or \"home\")")
+        f"{quote(value)} is not a square (use \"yard\", 0..51, \"{colour}-lane-1..5\" or "
+        "\"home\")")
 
 
 class _PositionReader:
@@ -719,10 +721,10 @@ class _PositionReader:
         if not isinstance(data, dict):
             raise NotationError("position", "must be a JSON object")
         if data.get("format") != POSITION_FORMAT:
-            raise NotationError("format", f"must be {POSITION_FORMAT!r}")
+            raise NotationError("format", f"must be {quote(POSITION_FORMAT)}")
         version = data.get("version")
         if type(version) is not int or version != POSITION_VERSION:
-            raise NotationError("version", f"version {data.get('version')!r} is not supported "
+            raise NotationError("version", f"version {quote(data.get('version'))} is not supported "
                                 f"(this app reads version {POSITION_VERSION})")
         known = ("format", "version", "rules", "seats", "turn", "phase", "die", "sixes", "tokens",
                  "unlocked", "timeouts", "out", "winner", "rng")
@@ -733,7 +735,7 @@ class _PositionReader:
             if name not in data:
                 raise NotationError(name, "is missing")
         if data.get("rules") != self.rules.name:
-            raise NotationError("rules", f"expected {self.rules.name!r}")
+            raise NotationError("rules", f"expected {quote(self.rules.name)}")
         seats = normalise_seats(self.field("seats", list), self.rules.min_players,
                                 self.rules.max_players)
         if list(seats) != data["seats"]:
@@ -768,10 +770,13 @@ class _PositionReader:
         unlocked_data = self.field("unlocked", list)
         for i, colour in enumerate(unlocked_data):
             if colour not in seats:
-                raise NotationError(f"unlocked[{i}]", f"{colour!r} is not a seat in this game")
+                raise NotationError(f"unlocked[{i}]", f"{quote(colour)} is not a seat in this game")
         unlocked = frozenset(unlocked_data)
         if len(unlocked) != len(unlocked_data):
             raise NotationError("unlocked", "lists a colour twice")
+        if unlocked_data != [c for c in COLOURS if c in unlocked]:
+            raise NotationError("unlocked", "must list colours in clockwise order: "
+                                f"{', '.join(c for c in COLOURS if c in unlocked)}")
         if not self.rules.capture_to_unlock and unlocked != frozenset(seats):
             raise NotationError("unlocked", f"every home lane is open in {self.rules.title}")
 
@@ -795,6 +800,16 @@ class _PositionReader:
                 if p >= LANE_FIRST and colour not in unlocked:
                     raise NotationError(f"{name}[{i}]", f"{colour}'s home lane is still locked")
             tokens[COLOUR_INDEX[colour]] = places
+        # a token landing on an ordinary square captures every opponent there, so two colours
+        # can share only the eight safe squares
+        owner: dict[int, str] = {}
+        for colour in seats:
+            for i, p in enumerate(tokens[COLOUR_INDEX[colour]]):
+                if 0 <= p < TRACK_LENGTH and p not in SAFE_SQUARES:
+                    other = owner.setdefault(p, colour)
+                    if other != colour:
+                        raise NotationError(f"tokens.{colour}[{i}]", f"{other} and {colour} "
+                                            f"cannot share square {p}, which is not safe")
 
         active = [c for c in seats if out[COLOUR_INDEX[c]] is None]
         phase = self.field("phase", str)
@@ -802,7 +817,7 @@ class _PositionReader:
             raise NotationError("phase", "must be \"roll\", \"move\" or \"over\"")
         turn = self.field("turn", str)
         if turn not in seats:
-            raise NotationError("turn", f"{turn!r} is not a seat in this game")
+            raise NotationError("turn", f"{quote(turn)} is not a seat in this game")
         winner = data.get("winner")
         finished = [c for c in active if all(p == HOME for p in tokens[COLOUR_INDEX[c]])]
         if phase == "over":
@@ -811,6 +826,10 @@ class _PositionReader:
             if winner not in finished and active != [winner]:
                 raise NotationError("winner", f"{winner} has neither all tokens home nor "
                                     "is the last player remaining")
+            others = [c for c in finished if c != winner]
+            if others:  # the game ends when the first seat gets all its tokens home
+                raise NotationError(f"tokens.{others[0]}", "only the winner can have all "
+                                    "tokens home")
         else:
             if winner is not None:
                 raise NotationError("winner", "only a finished game has a winner")
