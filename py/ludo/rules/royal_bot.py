@@ -1,0 +1,234 @@
+"""How the computer players judge Royal Ludo positions (``RoyalRules.bot``).
+
+The generic players (:mod:`ludo.bots.players`) search through the engine's
+public functions, the die included (``chance_outcomes`` lists the crown and
+feather faces); this module is the one place that looks inside Royal's
+positions for them.
+
+Values are in spaces of progress (one space is worth 1.0). A man's value is
+its progress plus bonuses for being out of the balk, in its home column and
+home, minus what it stands to lose: a man a double could land on next throw
+(back to balk), a man carrying a double (every throw must move it, and the
+rider travels for free), a man left waiting in another colour's column. A
+rider gets a bonus: it travels on its carrier's throws and nothing but two
+crowns can send it back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..actions import Action
+from ..geometry import COLOURS
+from .base import Event
+from .royal import (
+    BALK,
+    COLOUR_INDEX,
+    DESTINATION,
+    HOME,
+    LANE_BASE,
+    LANE_LENGTH,
+    MEN_PER_SEAT,
+    progress,
+)
+
+WIN = 10_000.0
+
+
+class Weights(NamedTuple):
+    """The knobs of the evaluation (in spaces)."""
+
+    out: float  # a man out of the balk
+    home: float  # a man on the home crown (on top of its progress)
+    lane: float  # a man in its own home column (out of danger)
+    ride: float  # a man riding on an opponent
+    carry: float  # a man carrying an opponent
+    stranded: float  # a man waiting in another colour's column (until the others are home)
+    danger: float  # fraction of a man's value lost per unit chance of a double landing on it
+    crown_home: float  # a man one crown from home (track past the last start, or its column)
+    mobility: float  # times the expected best progress of the next throw (men out use numbers,
+    # feathers and crowns; with no man out only a crown does anything)
+    opponents: float  # weight of the opponents' mean value
+    extra_roll: float  # value of an extra throw where a search stops before it
+
+
+HARD = Weights(out=20.0, home=10.0, lane=4.0, ride=0.0, carry=0.0, stranded=20.0, danger=1.0,
+               crown_home=4.0, mobility=4.0, opponents=1.0, extra_roll=6.0)
+ENTER_GAIN = 8.0
+"""What starting a man counts as in the mobility term (spaces)."""
+
+
+def _double_threats(state: Any) -> list[float]:
+    """Per board place: the chance that some double lands there on its carrier's next throw.
+
+    Counts the faces (of six) with which each double's carrier could move it
+    there; several doubles combine as independent chances.
+    """
+    hits: dict[int, float] = {}
+    for _, _, cc, ct in state.riders:
+        place = state.tokens[cc][ct]
+        row = DESTINATION[cc][place]
+        seen = set()
+        for dest in row:
+            if dest is not None and dest < LANE_BASE and dest not in seen:
+                seen.add(dest)
+                count = sum(1 for d in row if d == dest)
+                hits[dest] = 1.0 - (1.0 - hits.get(dest, 0.0)) * (1.0 - count / 6.0)
+    return hits  # type: ignore[return-value]
+
+
+def _player_value(state: Any, ci: int, threats: dict[int, float], w: Weights) -> float:
+    men = state.tokens[ci]
+    if not men:
+        return 0.0
+    riding = {rt for rc, rt, _, _ in state.riders if rc == ci}
+    carrying = {ct for _, _, cc, ct in state.riders if cc == ci}
+    home_count = sum(1 for p in men if p == HOME)
+    crown_row = DESTINATION[ci]
+    total = 0.0
+    if w.mobility:
+        total += w.mobility * _mobility(ci, men, home_count)
+    for t, p in enumerate(men):
+        if p == BALK:
+            continue
+        if p == HOME:
+            total += w.out + 57.0 + w.home
+            continue
+        value = w.out + progress(ci, p)
+        if p >= LANE_BASE:
+            if (p - LANE_BASE) // LANE_LENGTH == ci:
+                value += w.lane + w.crown_home
+            elif home_count < MEN_PER_SEAT - 1:
+                value -= w.stranded
+            total += value
+            continue
+        if crown_row[p][5] == HOME:
+            value += w.crown_home
+        if t in riding:
+            value += w.ride
+        elif t in carrying:
+            value -= w.carry
+        hit = threats.get(p)
+        if hit and t not in riding:
+            value -= hit * w.danger * value
+        total += value
+    return total
+
+
+def _mobility(ci: int, men: tuple[int, ...], home_count: int) -> float:
+    """The expected progress of the next throw, each face played by the man that gains most.
+
+    Ignores the other men (blocking, doubles): a measure of how well placed the
+    men are to use the die, not a legality check.
+    """
+    table = DESTINATION[ci]
+    best = [0.0] * 6
+    released = home_count == MEN_PER_SEAT - 1
+    for p in men:
+        if p == HOME:
+            continue
+        if p == BALK:
+            if best[5] < ENTER_GAIN:
+                best[5] = ENTER_GAIN
+            continue
+        if p >= LANE_BASE and (p - LANE_BASE) // LANE_LENGTH != ci and not released:
+            continue
+        here = progress(ci, p)
+        row = table[p]
+        for f in range(6):
+            dest = row[f]
+            if dest is not None:
+                gain = (57 if dest == HOME else progress(ci, dest)) - here
+                if gain > best[f]:
+                    best[f] = gain
+    return sum(best) / 6.0
+
+
+def evaluate(state: Any, colour: str, w: Weights = HARD) -> float:
+    """How good ``state`` is for ``colour`` (higher is better)."""
+    if state.phase == "over":
+        return WIN if state.winner == colour else -WIN
+    threats = _double_threats(state)
+    me = COLOUR_INDEX[colour]
+    mine = _player_value(state, me, threats, w)
+    theirs = [_player_value(state, ci, threats, w) for ci in range(len(COLOURS))
+              if ci != me and state.tokens[ci]]
+    if not theirs or not w.opponents:
+        return mine
+    return mine - w.opponents * sum(theirs) / len(theirs)
+
+
+# -- Medium: the features of one move ----------------------------------------------------
+
+
+class MoveWeights(NamedTuple):
+    enter: float  # starting a man
+    capture: float  # sending a man to balk (plus its lost progress)
+    double: float  # climbing on an opponent (riding is free travel)
+    shed: float  # a carrier's double leaving it (the rider left in its column)
+    home: float  # a man reaching the home crown
+    lane: float  # a man reaching its home column
+    danger: float  # times (chance a double lands on it) x the man's value
+    reverse: float  # climbing on top after two crowns
+
+
+MOVE_WEIGHTS = MoveWeights(enter=16.0, capture=16.0, double=6.0, shed=6.0, home=12.0, lane=6.0,
+                           danger=1.0, reverse=4.0)
+
+
+def move_score(state: Any, action: Action, after: Any, events: list[Event],
+               w: MoveWeights = MOVE_WEIGHTS) -> float:
+    """Medium's score of one decision, from its events and where the man ends."""
+    me = state.turn
+    if after.phase == "over":
+        return WIN if after.winner == me else -WIN
+    ci = COLOUR_INDEX[me]
+    score = 0.0
+    for e in events:
+        kind = e["type"]
+        if kind == "entered":
+            score += w.enter
+        elif kind == "moved" and e["seat"] == me:
+            gained = progress(ci, e["to"]) - progress(ci, e["from"])
+            score += gained
+            if e["to"] == HOME:
+                score += w.home
+            elif e["to"] >= LANE_BASE and e["from"] < LANE_BASE:
+                score += w.lane
+        elif kind == "captured":
+            for colour, t in e["victims"]:
+                vi = COLOUR_INDEX[colour]
+                score += w.capture + progress(vi, state.tokens[vi][t])
+        elif kind == "doubled":
+            score += w.double
+        elif kind == "left_in_column":
+            score += w.shed
+        elif kind == "reversed":
+            score += w.reverse
+    if action.type == "move":
+        dest = after.tokens[ci][action.token]
+        if 0 <= dest < LANE_BASE:
+            hit = _double_threats(after).get(dest)
+            riding = any(rc == ci and rt == action.token for rc, rt, _, _ in after.riders)
+            if hit and not riding:
+                score -= w.danger * hit * (12.0 + progress(ci, dest))
+    return score
+
+
+class RoyalBot:
+    """:class:`ludo.rules.base.BotFeatures` for Royal."""
+
+    def __init__(self, weights: Weights = HARD, move_weights: MoveWeights = MOVE_WEIGHTS) -> None:
+        self.weights = weights
+        self.move_weights = move_weights
+        self.extra_roll = weights.extra_roll
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        return evaluate(state, seat, self.weights)
+
+    def move_context(self, state: Any) -> None:
+        return None
+
+    def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
+                   context: Any) -> float:
+        return move_score(state, action, after, events, self.move_weights)
