@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..actions import Action
-from ..geometry import COLOURS
+from ..geometry import COLOURS, ENTRANCE_SQUARES
 from .base import Event
 from .royal import (
     BALK,
@@ -46,14 +46,16 @@ class Weights(NamedTuple):
     stranded: float  # a man waiting in another colour's column (until the others are home)
     danger: float  # fraction of a man's value lost per unit chance of a double landing on it
     crown_home: float  # a man one crown from home (track past the last start, or its column)
+    ride_risk: float  # a rider's loss if carried past its home column or into the carrier's
+    # column, times the chance of that on the carrier's next throws (it may hop off first)
     mobility: float  # times the expected best progress of the next throw (men out use numbers,
     # feathers and crowns; with no man out only a crown does anything)
     opponents: float  # weight of the opponents' mean value
     extra_roll: float  # value of an extra throw where a search stops before it
 
 
-HARD = Weights(out=20.0, home=10.0, lane=4.0, ride=0.0, carry=0.0, stranded=20.0, danger=1.0,
-               crown_home=4.0, mobility=4.0, opponents=1.0, extra_roll=6.0)
+HARD = Weights(out=20.0, home=10.0, lane=4.0, ride=10.0, carry=0.0, stranded=20.0, danger=1.0,
+               crown_home=4.0, ride_risk=30.0, mobility=3.0, opponents=1.0, extra_roll=6.0)
 ENTER_GAIN = 8.0
 """What starting a man counts as in the mobility term (spaces)."""
 
@@ -105,7 +107,7 @@ def _player_value(state: Any, ci: int, threats: dict[int, float], w: Weights) ->
         if crown_row[p][5] == HOME:
             value += w.crown_home
         if t in riding:
-            value += w.ride
+            value += w.ride - w.ride_risk * _ride_risk(state, ci, t, p)
         elif t in carrying:
             value -= w.carry
         hit = threats.get(p)
@@ -113,6 +115,22 @@ def _player_value(state: Any, ci: int, threats: dict[int, float], w: Weights) ->
             value -= hit * w.danger * value
         total += value
     return total
+
+
+def _ride_risk(state: Any, ci: int, t: int, place: int) -> float:
+    """How close a rider is to being carried past its own column or into its carrier's.
+
+    1.0 when the carrier's next throw of 1..4 can do it, falling to 0 at 12
+    spaces: the owner can still hop off on his own throws before then.
+    """
+    cc = next(r[2] for r in state.riders if r[0] == ci and r[1] == t)
+    mine = ENTRANCE_SQUARES[ci]
+    theirs = ENTRANCE_SQUARES[cc]
+    # spaces until the carrier passes the rider's entrance, or turns into its own column
+    distance = min((mine - place) % 52 + 1, (theirs - place) % 52 + 1)
+    if distance <= 4:
+        return 1.0
+    return max(0.0, (12 - distance) / 8.0)
 
 
 def _mobility(ci: int, men: tuple[int, ...], home_count: int) -> float:
@@ -231,4 +249,8 @@ class RoyalBot:
 
     def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
                    context: Any) -> float:
-        return move_score(state, action, after, events, self.move_weights)
+        """Medium: greedy on the evaluation of the position the decision leads to."""
+        value = evaluate(after, state.turn, self.weights)
+        if after.phase == "roll" and after.turn == state.turn:
+            value += self.extra_roll
+        return value

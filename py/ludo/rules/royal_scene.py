@@ -127,7 +127,8 @@ def board(state: State | None) -> Board:
 def piece_label(state: State, ci: int, token: int, carried_by: tuple[int, int] | None,
                 carrying: tuple[int, int] | None) -> str:
     colour = COLOURS[ci]
-    text = f"{colour.capitalize()} man {token + 1}, {describe_place(colour, state.tokens[ci][token])}"
+    where = describe_place(colour, state.tokens[ci][token])
+    text = f"{colour.capitalize()} man {token + 1}, {where}"
     if carried_by is not None:
         text += f", riding on {COLOURS[carried_by[0]].capitalize()} man {carried_by[1] + 1}"
     if carrying is not None:
