@@ -361,7 +361,8 @@ def violations(rules: RoyalRules, before: State, after: State, events: list[Even
         bi = COLOURS.index(before.turn)
         plays = rules.plays(before, compel=False)
         moved = next((e for e in events if e["type"] in ("moved", "entered")), None)
-        if any(p.kind == "carry" for p in plays) and (moved is None or "rider" not in moved):
+        # (a quit or an elimination moves nobody)
+        if moved is not None and any(p.kind == "carry" for p in plays) and "rider" not in moved:
             found.append(f"{before.turn} could move its double but moved another man")
         if moved is not None and before.die == "feather":
             path = r.path_from(bi, moved.get("from", r.BALK))
