@@ -79,42 +79,81 @@ def _double_threats(state: Any) -> list[float]:
     return hits  # type: ignore[return-value]
 
 
+PROGRESS = tuple(tuple(progress(ci, p) for p in range(HOME + 1)) + (0,)
+                 for ci in range(len(COLOURS)))
+"""PROGRESS[colour][place]: spaces travelled (the balk, place -1, is the last entry)."""
+GAINS = tuple(
+    tuple(tuple(0 if d is None else PROGRESS[ci][d] - PROGRESS[ci][p] for d in DESTINATION[ci][p])
+          for p in range(HOME + 1)) + ((0, 0, 0, 0, 0, ENTER_GAIN),)
+    for ci in range(len(COLOURS))
+)
+"""GAINS[colour][place][face]: the progress each face gives a man there (starting counts
+:data:`ENTER_GAIN`), for the mobility term."""
+ONE_CROWN_HOME = tuple(tuple(DESTINATION[ci][p][5] == HOME for p in range(HOME + 1)) + (False,)
+                       for ci in range(len(COLOURS)))
+OWN_LANE = tuple(tuple(LANE_BASE + LANE_LENGTH * ci <= p < LANE_BASE + LANE_LENGTH * (ci + 1)
+                       for p in range(HOME + 1)) + (False,) for ci in range(len(COLOURS)))
+
+
 def _player_value(state: Any, ci: int, threats: dict[int, float], w: Weights) -> float:
     men = state.tokens[ci]
     if not men:
         return 0.0
-    riding = {rt for rc, rt, _, _ in state.riders if rc == ci}
-    carrying = {ct for _, _, cc, ct in state.riders if cc == ci}
-    home_count = sum(1 for p in men if p == HOME)
-    crown_row = DESTINATION[ci]
+    riding: set[int] = set()
+    carrying: set[int] = set()
+    for rc, rt, cc, ct in state.riders:
+        if rc == ci:
+            riding.add(rt)
+        elif cc == ci:
+            carrying.add(ct)
+    home_count = men.count(HOME)
+    released = home_count == MEN_PER_SEAT - 1
+    prog = PROGRESS[ci]
+    gains = GAINS[ci]
+    own_lane = OWN_LANE[ci]
     total = 0.0
-    if w.mobility:
-        total += w.mobility * _mobility(ci, men, home_count)
+    b0 = b1 = b2 = b3 = b4 = b5 = 0.0  # the best gain of each face (mobility)
     for t, p in enumerate(men):
-        if p == BALK:
-            continue
         if p == HOME:
             total += w.out + 57.0 + w.home
             continue
-        value = w.out + progress(ci, p)
-        if p >= LANE_BASE:
-            if (p - LANE_BASE) // LANE_LENGTH == ci:
-                value += w.lane + w.crown_home
-            elif home_count < MEN_PER_SEAT - 1:
-                value -= w.stranded
-            total += value
+        if p == BALK:
+            if b5 < ENTER_GAIN:
+                b5 = ENTER_GAIN
             continue
-        if crown_row[p][5] == HOME:
-            value += w.crown_home
-        if t in riding:
-            value += w.ride - w.ride_risk * _ride_risk(state, ci, t, p)
-        elif t in carrying:
-            value -= w.carry
-        hit = threats.get(p)
-        if hit and t not in riding:
-            value -= hit * w.danger * value
+        value = w.out + prog[p]
+        if p >= LANE_BASE:
+            if own_lane[p]:
+                value += w.lane + w.crown_home
+            elif not released:
+                total += value - w.stranded
+                continue  # cannot move: no mobility
+        else:
+            if ONE_CROWN_HOME[ci][p]:
+                value += w.crown_home
+            if riders_here := (t in riding):
+                value += w.ride - w.ride_risk * _ride_risk(state, ci, t, p)
+            elif t in carrying:
+                value -= w.carry
+            if threats and not riders_here:
+                hit = threats.get(p)
+                if hit:
+                    value -= hit * w.danger * value
         total += value
-    return total
+        g0, g1, g2, g3, g4, g5 = gains[p]
+        if g0 > b0:
+            b0 = g0
+        if g1 > b1:
+            b1 = g1
+        if g2 > b2:
+            b2 = g2
+        if g3 > b3:
+            b3 = g3
+        if g4 > b4:
+            b4 = g4
+        if g5 > b5:
+            b5 = g5
+    return total + w.mobility * (b0 + b1 + b2 + b3 + b4 + b5) / 6.0
 
 
 def _ride_risk(state: Any, ci: int, t: int, place: int) -> float:
@@ -133,40 +172,11 @@ def _ride_risk(state: Any, ci: int, t: int, place: int) -> float:
     return max(0.0, (12 - distance) / 8.0)
 
 
-def _mobility(ci: int, men: tuple[int, ...], home_count: int) -> float:
-    """The expected progress of the next throw, each face played by the man that gains most.
-
-    Ignores the other men (blocking, doubles): a measure of how well placed the
-    men are to use the die, not a legality check.
-    """
-    table = DESTINATION[ci]
-    best = [0.0] * 6
-    released = home_count == MEN_PER_SEAT - 1
-    for p in men:
-        if p == HOME:
-            continue
-        if p == BALK:
-            if best[5] < ENTER_GAIN:
-                best[5] = ENTER_GAIN
-            continue
-        if p >= LANE_BASE and (p - LANE_BASE) // LANE_LENGTH != ci and not released:
-            continue
-        here = progress(ci, p)
-        row = table[p]
-        for f in range(6):
-            dest = row[f]
-            if dest is not None:
-                gain = (57 if dest == HOME else progress(ci, dest)) - here
-                if gain > best[f]:
-                    best[f] = gain
-    return sum(best) / 6.0
-
-
 def evaluate(state: Any, colour: str, w: Weights = HARD) -> float:
     """How good ``state`` is for ``colour`` (higher is better)."""
     if state.phase == "over":
         return WIN if state.winner == colour else -WIN
-    threats = _double_threats(state)
+    threats = _double_threats(state) if state.riders else {}
     me = COLOUR_INDEX[colour]
     mine = _player_value(state, me, threats, w)
     theirs = [_player_value(state, ci, threats, w) for ci in range(len(COLOURS))
