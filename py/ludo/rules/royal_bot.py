@@ -54,7 +54,7 @@ class Weights(NamedTuple):
     extra_roll: float  # value of an extra throw where a search stops before it
 
 
-HARD = Weights(out=20.0, home=10.0, lane=4.0, ride=10.0, carry=0.0, stranded=20.0, danger=1.0,
+HARD = Weights(out=30.0, home=25.0, lane=4.0, ride=10.0, carry=0.0, stranded=20.0, danger=1.0,
                crown_home=4.0, ride_risk=30.0, mobility=3.0, opponents=1.0, extra_roll=6.0)
 ENTER_GAIN = 8.0
 """What starting a man counts as in the mobility term (spaces)."""
