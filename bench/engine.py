@@ -80,7 +80,7 @@ def engine_games(rules_name: str, games: int, seed: int,
             phase = state.phase
             if phase == "roll":
                 state = step(state, roll)
-            elif phase == "move":
+            elif phase != "over":  # a decision: "move", or Royal's two-crowns "choose"
                 moves = legal_actions(state)
                 state = step(state, moves[int(random_float() * len(moves))])
             else:
