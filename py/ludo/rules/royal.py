@@ -312,6 +312,8 @@ class RoyalRules:
 
     def __init__(self) -> None:
         self._bot: BotFeatures | None = None
+        self._last_key: Any = None
+        self._last_plays: tuple[Play, ...] = ()
 
     def __repr__(self) -> str:
         return f"<rules {self.name}>"
@@ -391,12 +393,23 @@ class RoyalRules:
 
     def _plays(self, tokens: tuple[tuple[int, ...], ...],
                riders: tuple[tuple[int, int, int, int], ...], ci: int, face: int,
-               compel: bool = True, occ: dict[int, list[tuple[int, int]]] | None = None,
-               ) -> list[Play]:
+               compel: bool = True) -> list[Play]:
+        # a throw asks three times (is any move possible? the legal list; the chosen move):
+        # the last answer is kept, keyed by everything it depends on
+        key = (tokens, riders, ci, face, compel)
+        if key == self._last_key:
+            return list(self._last_plays)
+        found = self._find_plays(tokens, riders, ci, face, compel)
+        self._last_key = key
+        self._last_plays = tuple(found)
+        return found
+
+    @staticmethod
+    def _find_plays(tokens: tuple[tuple[int, ...], ...],
+                    riders: tuple[tuple[int, int, int, int], ...], ci: int, face: int,
+                    compel: bool) -> list[Play]:
         mine = tokens[ci]
         table = DESTINATION[ci]
-        if occ is None:
-            occ = occupancy(tokens)
         carrying: dict[int, tuple[int, int]] = {}
         riding: set[int] = set()
         for rc, rt, cc, ct in riders:
@@ -404,47 +417,54 @@ class RoyalRules:
                 carrying[ct] = (rc, rt)
             elif rc == ci:
                 riding.add(rt)
+        # where each man could go; the board is looked at only when somebody can move
+        wanted = [(t, origin, dest) for t, origin in enumerate(mine)
+                  if origin != HOME and (dest := table[origin][face]) is not None]
+        if not wanted:
+            return []
+        # occupied places: (colour index, token) of a lone man, None for two men
+        occ: dict[int, tuple[int, int] | None] = {}
+        for oi, men in enumerate(tokens):
+            for ot, p in enumerate(men):
+                if 0 <= p < HOME:
+                    occ[p] = None if p in occ else (oi, ot)
         found: list[Play] = []
         if carrying:
-            for t, (_, _) in carrying.items():
-                origin = mine[t]
-                dest = table[origin][face]
-                if dest is None or dest == HOME:
+            for t, origin, dest in wanted:
+                if t not in carrying or dest == HOME:
                     continue  # the home crown takes only a player's own finished men
-                here = occ.get(dest)
-                if not here:
+                if dest not in occ:
                     found.append(Play(t, origin, dest, "carry", None))
-                elif dest < LANE_BASE and len(here) == 1 and here[0][0] != ci:
+                    continue
+                here = occ[dest]
+                if dest < LANE_BASE and here is not None and here[0] != ci:
                     # "a man carrying a double comes to a space occupied by an opponent"
-                    found.append(Play(t, origin, dest, "carry", here[0]))
+                    found.append(Play(t, origin, dest, "carry", here))
             if found and compel:
                 return found
         stranded_free = None
-        for t, origin in enumerate(mine):
-            if origin == HOME or t in carrying:
-                continue
-            dest = table[origin][face]
-            if dest is None:
+        for t, origin, dest in wanted:
+            if t in carrying:
                 continue
             if LANE_BASE <= origin < HOME and (origin - LANE_BASE) // LANE_LENGTH != ci:
                 # left in another colour's column: waits until all the owner's others are home
                 if stranded_free is None:
-                    stranded_free = sum(1 for p in mine if p == HOME) == MEN_PER_SEAT - 1
+                    stranded_free = mine.count(HOME) == MEN_PER_SEAT - 1
                 if not stranded_free:
                     continue
             if dest == HOME:
                 found.append(Play(t, origin, dest, "off" if t in riding else "move", None))
                 continue
-            here = occ.get(dest)
-            if not here:
+            if dest not in occ:
                 kind = "enter" if origin == BALK else "off" if t in riding else "move"
                 found.append(Play(t, origin, dest, kind, None))
                 continue
-            if t in riding or dest >= LANE_BASE or len(here) == 2 or here[0][0] == ci:
+            here = occ[dest]
+            if t in riding or dest >= LANE_BASE or here is None or here[0] == ci:
                 # a rider moving off needs an empty space; home columns are out of danger;
                 # never onto a double, never onto one's own man
                 continue
-            found.append(Play(t, origin, dest, "enter" if origin == BALK else "move", here[0]))
+            found.append(Play(t, origin, dest, "enter" if origin == BALK else "move", here))
         return found
 
     def two_crown_options(self, state: State) -> list[tuple[str, int]]:
