@@ -6,12 +6,18 @@ feather faces); this module is the one place that looks inside Royal's
 positions for them.
 
 Values are in spaces of progress (one space is worth 1.0). A man's value is
-its progress plus bonuses for being out of the balk, in its home column and
-home, minus what it stands to lose: a man a double could land on next throw
-(back to balk), a man carrying a double (every throw must move it, and the
-rider travels for free), a man left waiting in another colour's column. A
-rider gets a bonus: it travels on its carrier's throws and nothing but two
-crowns can send it back.
+its progress plus bonuses for being out of the balk, one crown from home, in
+its home column and home; a man a double could land on next throw (back to
+balk) loses that chance times his value; a man left waiting in another
+colour's column loses a fixed amount; a rider gains a bonus (he travels on his
+carrier's throws) less his risk of being carried past his own column or into
+the carrier's before he can hop off. A player's value adds the "mobility" of
+his men: the expected progress of his next throw, each face played by the man
+that gains most (with no man out, only a crown does anything). An evaluation
+is the player's value minus the mean of the opponents'.
+
+Medium is greedy on this evaluation (``RoyalBot.move_score``); Hard searches
+with it at the leaves. docs/bots.md has the tournaments that chose the weights.
 """
 
 from __future__ import annotations
@@ -186,69 +192,11 @@ def evaluate(state: Any, colour: str, w: Weights = HARD) -> float:
     return mine - w.opponents * sum(theirs) / len(theirs)
 
 
-# -- Medium: the features of one move ----------------------------------------------------
-
-
-class MoveWeights(NamedTuple):
-    enter: float  # starting a man
-    capture: float  # sending a man to balk (plus its lost progress)
-    double: float  # climbing on an opponent (riding is free travel)
-    shed: float  # a carrier's double leaving it (the rider left in its column)
-    home: float  # a man reaching the home crown
-    lane: float  # a man reaching its home column
-    danger: float  # times (chance a double lands on it) x the man's value
-    reverse: float  # climbing on top after two crowns
-
-
-MOVE_WEIGHTS = MoveWeights(enter=16.0, capture=16.0, double=6.0, shed=6.0, home=12.0, lane=6.0,
-                           danger=1.0, reverse=4.0)
-
-
-def move_score(state: Any, action: Action, after: Any, events: list[Event],
-               w: MoveWeights = MOVE_WEIGHTS) -> float:
-    """Medium's score of one decision, from its events and where the man ends."""
-    me = state.turn
-    if after.phase == "over":
-        return WIN if after.winner == me else -WIN
-    ci = COLOUR_INDEX[me]
-    score = 0.0
-    for e in events:
-        kind = e["type"]
-        if kind == "entered":
-            score += w.enter
-        elif kind == "moved" and e["seat"] == me:
-            gained = progress(ci, e["to"]) - progress(ci, e["from"])
-            score += gained
-            if e["to"] == HOME:
-                score += w.home
-            elif e["to"] >= LANE_BASE and e["from"] < LANE_BASE:
-                score += w.lane
-        elif kind == "captured":
-            for colour, t in e["victims"]:
-                vi = COLOUR_INDEX[colour]
-                score += w.capture + progress(vi, state.tokens[vi][t])
-        elif kind == "doubled":
-            score += w.double
-        elif kind == "left_in_column":
-            score += w.shed
-        elif kind == "reversed":
-            score += w.reverse
-    if action.type == "move":
-        dest = after.tokens[ci][action.token]
-        if 0 <= dest < LANE_BASE:
-            hit = _double_threats(after).get(dest)
-            riding = any(rc == ci and rt == action.token for rc, rt, _, _ in after.riders)
-            if hit and not riding:
-                score -= w.danger * hit * (12.0 + progress(ci, dest))
-    return score
-
-
 class RoyalBot:
     """:class:`ludo.rules.base.BotFeatures` for Royal."""
 
-    def __init__(self, weights: Weights = HARD, move_weights: MoveWeights = MOVE_WEIGHTS) -> None:
+    def __init__(self, weights: Weights = HARD) -> None:
         self.weights = weights
-        self.move_weights = move_weights
         self.extra_roll = weights.extra_roll
 
     def evaluate(self, state: Any, seat: str) -> float:
