@@ -170,8 +170,8 @@ def test_s04_throws_do_nothing_until_a_crown():
         assert kinds(events) == ["rolled", "no_move", "turn"]
         assert events[1]["reason"] == "no_man_out"
         assert after.tokens == state.tokens and after.turn == "green"
-    assert R.describe(events[1], {}) == ("Red threw a feather: no man is out yet, and only a "
-                                        "crown starts a man; the throw is lost.")
+    assert R.describe(events[1], {}) == ("Red threw a feather. No man is out yet, and only a "
+                                        "crown starts one: the throw is lost.")
 
 
 def test_s05_the_first_crown_places_a_man_on_the_starting_point():
@@ -286,8 +286,8 @@ def test_s13_a_feather_cannot_pass_a_crown_and_the_throw_is_lost():
         assert kinds(events) == ["rolled", "no_move", "turn"], start
         assert events[1]["reason"] == "feather"
         assert men(after, "red")[0] == start
-        assert R.describe(events[1], {}) == ("Red threw a feather: a feather cannot pass a "
-                                            "crown; the throw is lost.")
+        assert R.describe(events[1], {}) == ("Red threw a feather. A feather cannot pass a "
+                                            "crown: the throw is lost.")
 
 
 def test_s13_a_feather_stopped_for_one_man_is_played_by_another():
@@ -547,7 +547,7 @@ def test_s27_with_no_other_man_to_move_the_throw_is_lost():
     after, events = throw(state, 2)
     assert kinds(events) == ["rolled", "no_move", "turn"]
     assert events[1]["reason"] == "blocked" and after.turn == "green"
-    assert R.describe(events[1], {}) == "Red threw a 2: no man can move; the throw is lost."
+    assert R.describe(events[1], {}) == "Red threw a 2. No man can move: the throw is lost."
 
 
 # -- home colours and winning -------------------------------------------------------------

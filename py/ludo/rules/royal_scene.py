@@ -258,9 +258,9 @@ def choices(rules: RoyalRules, state: State) -> list[Choice]:
 # -- narration -------------------------------------------------------------------------
 
 LOST_REASONS = {
-    "no_man_out": "no man is out yet, and only a crown starts a man; the throw is lost",
-    "feather": "a feather cannot pass a crown; the throw is lost",
-    "blocked": "no man can move; the throw is lost",
+    "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
+    "feather": "A feather cannot pass a crown: the throw is lost",
+    "blocked": "No man can move: the throw is lost",
 }
 
 
@@ -309,7 +309,7 @@ def describe(event: Event, names: Names) -> str | None:
         return f"A crown: {who} throws again."
     if kind == "no_move":
         reason = LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"])
-        return f"{who} threw {face_words(event['value'])}: {reason}."
+        return f"{who} threw {face_words(event['value'])}. {reason}."
     if kind == "timeout":
         return f"{who} ran out of time (timeout {event['count']} of 5)."
     if kind == "eliminated":
