@@ -488,6 +488,18 @@ def test_s23_with_all_other_men_home_the_rider_plays_down_and_round():
         11, *(royal.lane_place(1, k) for k in range(1, 6)), royal.HOME)
 
 
+def test_s23_two_men_left_in_columns_do_not_wait_for_each_other():
+    # green's other men are home or waiting too: both may play down (else neither ever could)
+    state = load(turn="green", men={"red": [20, "balk", "balk", "balk"],
+                                    "green": ["red-lane-3", "yellow-lane-2", "home", "home"]})
+    rolled, _ = throw(state, 2)
+    assert movable(rolled) == {0, 1}
+    waiting = load(turn="green", men={"red": [20, "balk", "balk", "balk"],
+                                      "green": ["red-lane-3", "yellow-lane-2", 30, "home"]})
+    rolled, _ = throw(waiting, 2)
+    assert movable(rolled) == {2}
+
+
 def test_s24_a_space_holds_at_most_two_men():
     state = load(men={"red": [5, "balk", "balk", "balk"], "green": [8, "balk", "balk", "balk"],
                       "yellow": [8, "balk", "balk", "balk"]},

@@ -234,6 +234,17 @@ def face_index(value: Any) -> int | None:
     return None
 
 
+def is_waiting(ci: int, place: int) -> bool:
+    """True for a man of colour ``ci`` left in another colour's home column."""
+    return LANE_BASE <= place < HOME and (place - LANE_BASE) // LANE_LENGTH != ci
+
+
+def all_others_home(ci: int, men: tuple[int, ...]) -> bool:
+    """Whether the men of colour ``ci`` left in other colours' columns may play down and round:
+    every other man of his is home (men left waiting in a column do not count)."""
+    return all(p == HOME or is_waiting(ci, p) for p in men)
+
+
 def next_seat(tokens: tuple[tuple[int, ...], ...], colour_index: int) -> str:
     """The first seat clockwise after ``colour_index`` still in the match (a colour with men)."""
     for j in _CLOCKWISE_AFTER[colour_index]:
@@ -447,9 +458,11 @@ class RoyalRules:
             if t in carrying:
                 continue
             if LANE_BASE <= origin < HOME and (origin - LANE_BASE) // LANE_LENGTH != ci:
-                # left in another colour's column: waits until all the owner's others are home
+                # left in another colour's column: waits until all the owner's others are
+                # home (others left waiting in a column too do not count: two such men would
+                # otherwise wait for each other for ever)
                 if stranded_free is None:
-                    stranded_free = mine.count(HOME) == MEN_PER_SEAT - 1
+                    stranded_free = all_others_home(ci, mine)
                 if not stranded_free:
                     continue
             if dest == HOME:

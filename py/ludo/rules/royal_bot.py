@@ -34,7 +34,7 @@ from .royal import (
     HOME,
     LANE_BASE,
     LANE_LENGTH,
-    MEN_PER_SEAT,
+    all_others_home,
     progress,
 )
 
@@ -112,8 +112,7 @@ def _player_value(state: Any, ci: int, threats: dict[int, float], w: Weights) ->
             riding.add(rt)
         elif cc == ci:
             carrying.add(ct)
-    home_count = men.count(HOME)
-    released = home_count == MEN_PER_SEAT - 1
+    released = all_others_home(ci, men)
     prog = PROGRESS[ci]
     gains = GAINS[ci]
     own_lane = OWN_LANE[ci]
