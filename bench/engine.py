@@ -1,7 +1,7 @@
 """Engine benchmark: random-play games per second, ours against ludopy 1.5.0.
 
     python3 bench/engine.py [--games 300] [--ludopy-games 150] [--seed 1] [--repeat 3]
-                            [--json out.json]
+                            [--json out.json] [--lengths 10000]
 
 For Classic and Courtyard with 4 players it plays ``--games`` whole games of
 random legal moves through the engine's own loop (``rules.advance``, as
@@ -12,6 +12,11 @@ same run it plays ``--ludopy-games`` games of ludopy (PyPI ``ludopy==1.5.0``, a
 pure-Python Ludo engine on numpy) choosing a random legal piece each turn, and
 prints games per second for each and the ratio (the target is >= 10x on
 Classic).  Each figure is the best of ``--repeat`` timed runs (after a warm-up).
+
+Royal is timed the same way (there is no ludopy figure to compare it with). ``--lengths N``
+instead plays N random 4-player games of every rule set and prints how long they were (actions
+per game: median, 99th percentile, longest) and whether any reached the move cap
+(:data:`LENGTH_CAP`), the evidence that random games end.
 
 Both engines are timed in CPU seconds of the playing thread
 (``time.thread_time``), which other processes on a shared machine do not
@@ -45,6 +50,9 @@ from ludo.actions import Action  # noqa: E402
 from ludo.engine import default_seats, rules_for  # noqa: E402
 
 TARGET_RATIO = 10.0
+RULES = ("classic", "courtyard", "royal")
+LENGTH_CAP = 20_000
+"""Actions after which a random game counts as never ending (``--lengths``)."""
 
 
 def engine_games(rules_name: str, games: int, seed: int,
@@ -72,13 +80,39 @@ def engine_games(rules_name: str, games: int, seed: int,
             phase = state.phase
             if phase == "roll":
                 state = step(state, roll)
-            elif phase == "move":
+            elif phase != "over":  # a decision: "move", or Royal's two-crowns "choose"
                 moves = legal_actions(state)
                 state = step(state, moves[int(random_float() * len(moves))])
             else:
                 break
             actions += 1
     return time.thread_time() - cpu, time.perf_counter() - wall, actions
+
+
+def game_lengths(rules_name: str, games: int, seed: int) -> dict[str, Any]:
+    """Play ``games`` random 4-player games; how many actions each took, and any cut at the cap."""
+    rules = rules_for(rules_name)
+    seats = default_seats(4)
+    random_float = random.Random(seed).random
+    lengths = []
+    capped = 0
+    for game in range(games):
+        state = rules.new_game(seats, seed * 1_000_003 + game)
+        count = 0
+        while state.phase != "over" and count < LENGTH_CAP:
+            if state.phase == "roll":
+                action = Action("roll")
+            else:
+                moves = rules.legal_actions(state)
+                action = moves[int(random_float() * len(moves))]
+            state = rules.advance(state, action)
+            count += 1
+        capped += state.phase != "over"
+        lengths.append(count)
+    lengths.sort()
+    return {"games": games, "median": lengths[games // 2],
+            "p99": lengths[min(games - 1, games * 99 // 100)], "longest": lengths[-1],
+            "cap": LENGTH_CAP, "reached_cap": capped}
 
 
 def ludopy_games(games: int, seed: int) -> tuple[float, float, int]:
@@ -133,8 +167,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts")
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
+    parser.add_argument("--lengths", type=int, metavar="N",
+                        help="only measure the length of N random games of each rule set")
     parser.add_argument("--ludopy-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.lengths:
+        for rules_name in RULES:
+            found = game_lengths(rules_name, args.lengths, args.seed)
+            print(f"{rules_name:9s}  {found['games']} games: median {found['median']} actions, "
+                  f"99th percentile {found['p99']}, longest {found['longest']}; "
+                  f"{found['reached_cap']} reached the cap of {found['cap']}")
+        return 0
 
     if args.ludopy_child:
         ludopy_games(max(1, args.ludopy_games // 10), args.seed + 1)  # warm-up
@@ -147,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(), "machine": platform.machine(),
         "games": args.games, "seed": args.seed, "repeat": args.repeat,
     }
-    for rules_name in ("classic", "courtyard"):
+    for rules_name in RULES:
         engine_games(rules_name, max(1, args.games // 10), args.seed + 1)  # warm-up
         cpu, wall, actions = best_of(engine_games, args.repeat, rules_name, args.games,
                                      args.seed)

@@ -128,7 +128,7 @@ def _read_input(path: str) -> str:
                        "is not valid UTF-8)") from None
 
 
-def legal(path: str, roll_value: int | None) -> dict[str, Any]:
+def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
     """Legal actions of a position, optionally after rolling ``roll_value``."""
     state = parse_position(_read_input(path))
     rules = rules_for(state)
@@ -137,7 +137,9 @@ def legal(path: str, roll_value: int | None) -> dict[str, Any]:
         if state.phase != "roll":
             raise CliError(f"--roll needs a position waiting for a roll; this one is in the "
                            f"{state.phase} phase")
-        state, events = rules.apply(state, Action("roll", value=roll_value))
+        # the rule set checks the value: a number, or a face name such as Royal's "crown"
+        roll = rules.parse_action({"type": "roll", "value": roll_value}, "--roll")
+        state, events = rules.apply(state, roll)
     return {
         "command": "legal",
         "turn": state.turn,
@@ -160,11 +162,18 @@ def replay_command(path: str) -> dict[str, Any]:
             "position": position_to_json(final)}
 
 
-def _die(text: str) -> int:
+FACE_NAMES = ("feather", "crown")
+"""Die faces that are names, not numbers (Royal's); the rule set decides which it has."""
+
+
+def _die(text: str) -> int | str:
+    if text in FACE_NAMES:
+        return text
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a die value is 1..6, not {quote(text)}") from None
+        raise argparse.ArgumentTypeError(f"a die value is 1..6 (or a face: feather, crown), "
+                                         f"not {quote(text)}") from None
     if not 1 <= value <= 6:
         raise argparse.ArgumentTypeError(f"a die value is 1..6, not {value}")
     return value

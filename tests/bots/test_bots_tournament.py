@@ -58,12 +58,12 @@ def test_jobs_do_not_change_the_results() -> None:
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["--bots", "hard,grandmaster"], "unknown bot level 'grandmaster'"),
+    (["--bots", "hard,grandmaster"], 'unknown bot level "grandmaster"'),
     (["--bots", "hard"], "2 to 4"),
     (["--bots", "easy,easy,easy,easy,easy"], "2 to 4"),
-    (["--games", "0"], "at least 1"),
+    (["--games", "0"], "must be 1 to"),
     (["--jobs", "two"], "whole number"),
-    (["--seed", "-1"], "0 or more"),
+    (["--seed", "-1"], "a seed is 0 to"),
     (["--rules", "gilgiti-someday"], "invalid choice"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, fragment) -> None:

@@ -139,7 +139,7 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, words: str) -> None
 
 
 def test_unknown_rules_subprocess():
-    assert_one_line_error(run("simulate", "--rules", "royal"), "royal")
+    assert_one_line_error(run("simulate", "--rules", "snakes"), "snakes")
 
 
 def test_roll_nine_subprocess(tmp_path):
@@ -163,7 +163,7 @@ def test_binary_stdin_subprocess():
 
 
 @pytest.mark.parametrize("argv,words", [
-    (["simulate", "--rules", "royal"], "royal"),
+    (["simulate", "--rules", "snakes"], "snakes"),
     (["simulate", "--players", "5"], "players"),
     (["simulate", "--games", "0"], "must be 1 to"),
     (["simulate", "--seed", "-3"], "seed"),

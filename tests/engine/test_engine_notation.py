@@ -154,7 +154,7 @@ POSITION_ERRORS = [
     ("version true", _set("version", True), "version", "not supported"),
     ("version 2.0", _set("version", 2.0), "version", "not supported"),
     ("format", _set("format", "ludo"), "format", "courtyard-ludo/position"),
-    ("unknown rules", _set("rules", "royal"), "rules", "unknown rule set"),
+    ("unknown rules", _set("rules", "snakes"), "rules", "unknown rule set"),
     ("rules not text", _set("rules", 5), "rules", "unknown rule set"),
     ("unknown field", _set("colour", "red"), "colour", "not a field"),
     ("sixes as text", _set("sixes", "2"), "sixes", "wrong type"),
@@ -279,7 +279,7 @@ RECORD = {"format": "courtyard-ludo/record", "version": 2, "rules": "courtyard",
 
 RECORD_ERRORS = [
     ("format", "ludo", "format"), ("version", 1, "version"), ("version", True, "version"),
-    ("rules", "royal", "rules"), ("rules", None, "rules"), ("seats", ["red"], "seats"),
+    ("rules", "snakes", "rules"), ("rules", None, "rules"), ("seats", ["red"], "seats"),
     ("seats", "red", "seats"), ("seed", -1, "seed"), ("seed", 2**64, "seed"),
     ("seed", "7", "seed"), ("seed", True, "seed"), ("seed", 1.5, "seed"),
     ("actions", {}, "actions"), ("actions", [{"type": "roll"}, {"type": "move", "token": 9}],

@@ -1,0 +1,428 @@
+"""What Royal Ludo shows and says: board, scene, choices, narration, help and invariants.
+
+Everything a screen needs comes from here through the rule-set interface, so
+no word or field of Royal appears outside the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..geometry import COLOURS, STAR_SQUARES, START_SQUARES, TRACK_LENGTH
+from . import cross
+from .base import (
+    Board,
+    Choice,
+    DieView,
+    Event,
+    Help,
+    Leave,
+    Names,
+    Piece,
+    Scene,
+    SeatView,
+    Stack,
+    join_names,
+    name_of,
+)
+
+if TYPE_CHECKING:
+    from .royal import RoyalRules, State
+
+ROLL_CHOICE_LABEL = "Throw the die"
+
+LEAVE = Leave(
+    "Quit this game?",
+    "All your men will be removed, and you cannot rejoin this match; a man of yours riding "
+    "on another is lifted off, and a man you carry stays where it is. The remaining players "
+    "continue. Online and computer players return to Home. On a shared device, the other "
+    "players keep playing.",
+    "Quit game",
+)
+
+
+# -- places and words ----------------------------------------------------------------
+
+
+def _places():  # imported lazily: royal imports this module
+    from . import royal
+
+    return royal
+
+
+def place_id(colour: str, token: int, place: int) -> str:
+    """The board cell a man of ``colour`` at engine ``place`` stands on."""
+    r = _places()
+    if place == r.BALK:
+        return cross.yard_id(colour, token)
+    if place == r.HOME:
+        return cross.home_id(colour)
+    if place >= r.LANE_BASE:
+        lc, k = r.lane_of(place)
+        return cross.lane_id(COLOURS[lc], k)
+    return cross.track_id(place)
+
+
+def describe_place(colour: str, place: int) -> str:
+    """Words for a man's place, for screen readers and the log."""
+    r = _places()
+    if place == r.BALK:
+        return "in the balk"
+    if place == r.HOME:
+        return "on the home crown"
+    if place >= r.LANE_BASE:
+        lc, k = r.lane_of(place)
+        whose = "its own" if COLOURS[lc] == colour else f"{COLOURS[lc]}'s"
+        return f"on space {k} of {whose} home column"
+    mark = (", a crown" if place in START_SQUARES else ", a feather" if place in STAR_SQUARES
+            else "")
+    return f"on space {place}{mark} ({cross.relative_square(colour, place)} from " \
+           f"{colour}'s start)"
+
+
+def face_words(value: int | str) -> str:
+    """"a crown", "a feather", "a 3"."""
+    return f"a {value}"
+
+
+# -- the board ---------------------------------------------------------------------------
+
+CROWN_CELLS = {str(s) for s in START_SQUARES} | {cross.home_id(c) for c in COLOURS}
+FEATHER_CELLS = {str(s) for s in STAR_SQUARES}
+
+
+def _royal_cell(cell):
+    """Royal's meaning of a cross-board cell: stars are feather spaces (not safe), starting
+    points and home crowns are crown spaces."""
+    if cell.id in FEATHER_CELLS:
+        return cell._replace(kind="track", marks=("feather",),
+                             label=f"space {cell.id}, a feather space")
+    if cell.id in CROWN_CELLS:
+        if cell.kind == "home":
+            return cell._replace(marks=("crown",), label=f"{cell.colour}'s home crown")
+        return cell._replace(marks=("crown",),
+                             label=f"space {cell.id}, {cell.colour}'s starting point, a crown "
+                                   "space")
+    if cell.kind == "track":
+        return cell._replace(label=f"space {cell.id}")
+    if cell.kind == "lane":
+        k = cell.id.rsplit("-", 1)[1]
+        return cell._replace(label=f"{cell.colour}'s home column, space {k}")
+    if cell.kind == "yard":
+        return cell._replace(label=f"{cell.colour}'s balk")
+    return cell
+
+
+def board(state: State | None) -> Board:
+    """The cross board with Royal's crown and feather spaces; muted yards for empty seats."""
+    seated = COLOURS if state is None else state.seats
+    plain = cross.cross_board(seated)
+    return plain._replace(cells=tuple(_royal_cell(c) for c in plain.cells))
+
+
+# -- the scene ---------------------------------------------------------------------------
+
+
+def piece_label(state: State, ci: int, token: int, carried_by: tuple[int, int] | None,
+                carrying: tuple[int, int] | None) -> str:
+    colour = COLOURS[ci]
+    where = describe_place(colour, state.tokens[ci][token])
+    text = f"{colour.capitalize()} man {token + 1}, {where}"
+    if carried_by is not None:
+        text += f", riding on {COLOURS[carried_by[0]].capitalize()} man {carried_by[1] + 1}"
+    if carrying is not None:
+        text += f", carrying {COLOURS[carrying[0]].capitalize()} man {carrying[1] + 1}"
+    return text
+
+
+def stacks(state: State) -> tuple[Stack, ...]:
+    """The men on each place, bottom first; a double is its carrier then its rider."""
+    rides_on = {(rc, rt): (cc, ct) for rc, rt, cc, ct in state.riders}
+    carries = {(cc, ct): (rc, rt) for rc, rt, cc, ct in state.riders}
+    by_place: dict[str, list[tuple[int, Piece]]] = {}
+    for ci, colour in enumerate(COLOURS):
+        for token, square in enumerate(state.tokens[ci]):
+            piece = Piece(f"{colour}-{token}", colour, token,
+                          piece_label(state, ci, token, rides_on.get((ci, token)),
+                                      carries.get((ci, token))))
+            order = 1 if (ci, token) in rides_on else 0
+            by_place.setdefault(place_id(colour, token, square), []).append((order, piece))
+    out = []
+    for place, pieces in by_place.items():
+        ordered = tuple(p for _, p in sorted(pieces, key=lambda x: x[0]))
+        double = any(o for o, _ in pieces)
+        out.append(Stack(place, ordered, "double" if double else "group"))
+    return tuple(out)
+
+
+def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
+    r = _places()
+    views = []
+    for colour in state.seats:
+        ci = COLOURS.index(colour)
+        out = state.out[ci]
+        men = state.tokens[ci]
+        home = sum(1 for p in men if p == r.HOME)
+        facts = [out if out else f"{home}/4 home", f"timeouts {state.timeouts[ci]}/5"]
+        if not out and all(p in (r.BALK, r.HOME) for p in men) and home < 4:
+            facts.append("needs a crown")
+        carried = sum(1 for _, _, cc, _ in state.riders if cc == ci)
+        if carried:
+            facts.append("carrying a double" if carried == 1 else f"carrying {carried} doubles")
+        stranded = sum(1 for p in men if r.LANE_BASE <= p < r.HOME
+                       and r.lane_of(p)[0] != ci)
+        if stranded:
+            facts.append("a man in another home column")
+        status = out or ("finished" if state.winner == colour else "playing")
+        views.append(SeatView(colour, status, tuple(facts)))
+    return tuple(views)
+
+
+SUMMARY = (
+    "Red throws first; turns go clockwise.",
+    "The die: 1, 2, 3, 4, feather, crown. A crown starts a man and earns another throw.",
+    "Crown: on to the next crown space. Feather: on to the next feather space, but never past a "
+    "crown.",
+    "Land on a single opponent to ride on top: a double. The carrier must move it first.",
+    "A double landing on an opponent sends it to balk. Never onto your own man or a double.",
+    "Two crowns in a row for a carrier: send the rider to balk or climb on top.",
+    "Home column: safe; numbers move up, only a crown reaches the home crown.",
+    "First with four men on the home crown wins. With the clock: 30 seconds a throw, the fifth "
+    "timeout removes a seat.",
+)
+
+
+def die_view(value: int | str) -> DieView:
+    return DieView(value, str(value))
+
+
+def scene(rules: RoyalRules, state: State) -> Scene:
+    over = state.phase == "over"
+    return Scene(
+        board=board(state),
+        stacks=stacks(state),
+        seats=seat_views(rules, state),
+        dice=(die_view(state.die),) if state.die is not None else (),
+        turn=None if over else state.turn,
+        phase=state.phase,
+        next=rules.next_player(state),
+        winners=rules.winners(state),
+        summary=SUMMARY,
+    )
+
+
+def choices(rules: RoyalRules, state: State) -> list[Choice]:
+    if state.phase == "roll":
+        return [Choice(Action("roll"), "roll", ROLL_CHOICE_LABEL)]
+    colour = state.turn
+    ci = COLOURS.index(colour)
+    if state.phase == "choose":
+        found = []
+        for kind, token in rules.two_crown_options(state):
+            rc, rt = next((r[0], r[1]) for r in state.riders if r[2] == ci and r[3] == token)
+            rider = f"{COLOURS[rc].capitalize()} man {rt + 1}"
+            if kind == "send_back":
+                label = f"Send {rider} back to balk"
+            else:
+                label = f"Climb on top of {rider}"
+            found.append(Choice(Action(kind, token=token), kind, label))
+        return found
+    if state.phase != "move":
+        return []
+    found = []
+    for play in rules.plays(state):
+        pieces: tuple[str, ...] = (f"{colour}-{play.token}",)
+        where = describe_place(colour, play.dest).removeprefix("on ")
+        if play.kind == "carry":
+            rc, rt = next((r[0], r[1]) for r in state.riders
+                          if r[2] == ci and r[3] == play.token)
+            pieces += (f"{COLOURS[rc]}-{rt}",)
+            label = f"carries the double to {where}"
+            if play.meets is not None:
+                label += f", sending {COLOURS[play.meets[0]].capitalize()} man " \
+                         f"{play.meets[1] + 1} to balk"
+        elif play.kind == "enter":
+            label = "starts on the starting point"
+        elif play.kind == "off":
+            label = f"moves off alone to {where}"
+        else:
+            label = f"moves to {where}"
+        if play.kind != "carry" and play.meets is not None:
+            label += f", riding on {COLOURS[play.meets[0]].capitalize()} man {play.meets[1] + 1}"
+        found.append(Choice(Action("move", token=play.token), play.kind, label, pieces=pieces,
+                            target=place_id(colour, play.token, play.dest)))
+    return found
+
+
+# -- narration -------------------------------------------------------------------------
+
+LOST_REASONS = {
+    "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
+    "feather": "A feather cannot pass a crown: the throw is lost",
+    "blocked": "No man can move: the throw is lost",
+}
+
+
+def describe(event: Event, names: Names) -> str | None:
+    """One sentence for an event, or None for events not worth a line."""
+    kind = event["type"]
+    who = name_of(event["seat"], names)
+    if kind == "rolled":
+        return f"{who} threw {face_words(event['value'])}."
+    if kind == "entered":
+        return f"{who} started man {event['token'] + 1} on the starting point."
+    if kind == "moved":
+        where = describe_place(event["seat"], event["to"])
+        if "rider" in event:
+            rc, rt = event["rider"]
+            return f"{who} carried the double (with {name_of(rc, names)} man {rt + 1}) {where}."
+        if event.get("off"):
+            return f"{who} moved man {event['token'] + 1} off alone {where}."
+        if event["to"] == _places().HOME:
+            return f"{who} moved man {event['token'] + 1} onto the home crown."
+        return f"{who} moved man {event['token'] + 1} {where}."
+    if kind == "doubled":
+        cc, ct = event["carrier"]
+        return (f"{who} made a double: man {event['token'] + 1} rides on {name_of(cc, names)} "
+                f"man {ct + 1}, who must carry it.")
+    if kind == "captured":
+        victims = ", ".join(f"{name_of(c, names)} man {t + 1}" for c, t in event["victims"])
+        reason = event.get("reason")
+        if reason == "two_crowns":
+            return f"Two crowns: {who} sent {victims} back to balk."
+        if reason == "two_crowns_forced":
+            return (f"Two crowns: {who} has no other man to move, so {victims} must go back to "
+                    "balk.")
+        return f"{who}'s double landed on {victims}: back to balk."
+    if kind == "reversed":
+        cc, ct = event["carrier"]
+        return (f"Two crowns: {who} climbed on top of {name_of(cc, names)} man {ct + 1}, who now "
+                "carries the double.")
+    if kind == "left_in_column":
+        column = name_of(event["column"], names)
+        return (f"{who}'s man {event['token'] + 1} was carried into {column}'s home column and "
+                "waits there until the rest of its men are home.")
+    if kind == "reached_home":
+        return f"{who} got man {event['token'] + 1} home."
+    if kind == "extra_roll":
+        return f"A crown: {who} throws again."
+    if kind == "no_move":
+        reason = LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"])
+        return f"{who} threw {face_words(event['value'])}. {reason}."
+    if kind == "timeout":
+        return f"{who} ran out of time (timeout {event['count']} of 5)."
+    if kind == "eliminated":
+        return f"{who} was eliminated after a fifth timeout; their men are removed."
+    if kind == "quit":
+        return f"{who} quit the game; their men are removed."
+    if kind == "won":
+        return f"{join_names(event.get('seats', [event['seat']]), names)} wins the game!"
+    if kind == "turn":
+        return f"{who}'s turn."
+    return None
+
+
+# -- invariants ------------------------------------------------------------------------------
+
+
+def violations(rules: RoyalRules, before: State, after: State, events: list[Event]) -> list[str]:
+    """Every broken invariant of one applied action."""
+    r = _places()
+    found: list[str] = []
+    for ci, colour in enumerate(COLOURS):
+        active = colour in after.seats and after.out[ci] is None
+        want = r.MEN_PER_SEAT if active else 0
+        if len(after.tokens[ci]) != want:
+            found.append(f"{colour} has {len(after.tokens[ci])} men, expected {want}")
+    occ = r.occupancy(after.tokens)
+    in_double = {(x[0], x[1]) for x in after.riders} | {(x[2], x[3]) for x in after.riders}
+    for place, men in occ.items():
+        if len(men) > 2:
+            found.append(f"{len(men)} men on place {place}")
+        if len(men) == 2 and men[0][0] == men[1][0]:
+            found.append(f"two {COLOURS[men[0][0]]} men on place {place}")
+        if place < TRACK_LENGTH and len(men) == 2 and not all(m in in_double for m in men):
+            found.append(f"two men on track space {place} that are not a double")
+    for rc, rt, cc, ct in after.riders:
+        if rc == cc:
+            found.append(f"{COLOURS[rc]} man {rt} rides on its own colour")
+        if after.tokens[rc][rt] != after.tokens[cc][ct] or \
+                not 0 <= after.tokens[cc][ct] < TRACK_LENGTH:
+            found.append(f"{COLOURS[rc]} man {rt} is not on its carrier's track space")
+    for ci in range(len(COLOURS)):
+        for p in after.tokens[ci]:
+            if r.LANE_BASE <= p < r.HOME and r.lane_of(p)[0] != ci:
+                owner = [m for m in occ[p] if m[0] == r.lane_of(p)[0]]
+                if len(occ[p]) == 2 and len(owner) != 1:
+                    found.append(f"a stranded man shares place {p} with another stranded man")
+    # a carrier moves its double whenever it can
+    if before.phase == "move":
+        bi = COLOURS.index(before.turn)
+        plays = rules.plays(before, compel=False)
+        moved = next((e for e in events if e["type"] in ("moved", "entered")), None)
+        # (a quit or an elimination moves nobody)
+        if moved is not None and any(p.kind == "carry" for p in plays) and "rider" not in moved:
+            found.append(f"{before.turn} could move its double but moved another man")
+        if moved is not None and before.die == "feather":
+            path = r.path_from(bi, moved.get("from", r.BALK))
+            passed = path[:path.index(moved["to"])] if moved["to"] in path else path
+            if any(r.is_crown_space(p) for p in passed) or moved["to"] not in r.FEATHER_SQUARES:
+                found.append(f"a feather took {before.turn} past a crown or off a feather space")
+    extra = sum(1 for e in events if e["type"] == "extra_roll")
+    if extra > 1 and not any(e["type"] == "timeout" for e in events):
+        found.append(f"{extra} extra throws earned by one action")
+    if after.phase != "over":
+        if after.out[COLOURS.index(after.turn)] is not None:
+            found.append(f"the turn went to {after.turn}, who has left")
+        for ci in range(len(COLOURS)):
+            if after.tokens[ci] and all(p == r.HOME for p in after.tokens[ci]):
+                found.append(f"{COLOURS[ci]} has four men home but the game goes on")
+    return found
+
+
+# -- the rules page ----------------------------------------------------------------------------
+
+HELP = Help(
+    lead="Two to four players, four men each, and a die with 1, 2, 3, 4, a feather and a crown. "
+         "Carry your opponents, ride on them, and be first with four men on your home crown.",
+    rules=(
+        ("Take your place.", "Each player's four men start on the four circles of their balk "
+         "(the yard). Play goes round the board from right to left as you sit at it: clockwise. "
+         "Red throws first, then the player on the left, and so on."),
+        ("Wait for a crown.", "Throws do nothing until you throw a crown. Your first crown "
+         "places a man on your starting point, and you throw again. Later crowns either start "
+         "another man or move one already out: your choice. Every crown earns another throw."),
+        ("Numbers, crowns and feathers.", "A number moves a man that many spaces. A crown moves "
+         "him on to the next crown space (the four starting points and your home crown), however "
+         "far. A feather moves him on to the next feather space (the four stars), but a feather "
+         "cannot pass a crown: if a crown space comes first, that man cannot use it. You must "
+         "move whenever you can, to your advantage or not; with no move the throw is lost."),
+        ("Doubles.", "Land on a single opponent and your man climbs on top: a double. Its owner "
+         "now carries you: while the double can move, he must move it in preference to all his "
+         "other men. Your man may move off alone when you please, but only onto an empty space. "
+         "A double that lands on an opponent sends him back to his balk. Nobody plays onto his "
+         "own man or onto a double, and a space holds at most two men."),
+        ("Two crowns.", "A carrier who throws two crowns in succession chooses: send the rider "
+         "back to its balk, or climb on top and let the opponent carry him. If none of his other "
+         "men could move, the rider must go to balk."),
+        ("Home colours.", "In your home column you are out of danger: nobody lands there. "
+         "Numbers move you up it, but never past its last space; a feather is no use there; "
+         "only a crown takes you onto the home crown. From the track, a crown whose next crown "
+         "space is your home crown takes you straight home."),
+        ("Carried away.", "A rider carried past its own home column goes round the board again. "
+         "A double that enters its carrier's home column leaves the rider there; it waits until "
+         "its owner has all his other men home, then plays back down that column and round the "
+         "board in the ordinary way. A double never goes onto the home crown."),
+        ("Winning.", "The first player with all four men on the home crown wins."),
+        ("Keep the game moving.", "As in Courtyard: each throw and its move share 30 seconds; "
+         "when time runs out the game throws and plays for you; the fifth timeout removes your "
+         "men. Quit game removes your men for the rest of the match, and the last player "
+         "remaining wins; Home leaves the table without quitting. (The timer can be switched "
+         "off for relaxed games at home.)"),
+    ),
+    notes=("Crowns mark the starting points and home crowns; feathers mark the four stars. "
+           "There are no safe squares on the track.",),
+)
+
+__all__ = ["HELP", "LEAVE", "board", "choices", "describe", "scene", "violations"]

@@ -1,0 +1,234 @@
+"""Royal property tests: random play, with timeouts and quits, checked after every action.
+
+The checks read the JSON notation and a naive reference of Royal's paths written here from the
+rules (not from the engine), so they fail independently of ``RoyalRules.violations``, which is
+also consulted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ludo import Action, Record, active_seats, legal_actions, play, replay
+from ludo.engine import rules_for
+from ludo.invariants import violations
+from ludo.notation import format_record, parse_record, position_to_json
+
+R = rules_for("royal")
+START = {"red": 0, "green": 13, "yellow": 26, "blue": 39}
+ENTRANCE = {c: (s - 2) % 52 for c, s in START.items()}
+CROWNS = frozenset(START.values())
+FEATHERS = frozenset((8, 21, 34, 47))
+MAX_ACTIONS = 20_000
+"""A cap no game comes near (random 4-player games take a few hundred to ~1,500 actions;
+bench/royal_lengths.py measures 10,000 of them)."""
+SETTINGS = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- a naive reference of the paths -------------------------------------------------------
+
+
+def ref_track_path(colour: str, square: int) -> list[Any]:
+    out: list[Any] = []
+    while square != ENTRANCE[colour]:
+        square = (square + 1) % 52
+        out.append(square)
+    return out + [f"{colour}-lane-{k}" for k in range(1, 6)] + ["home"]
+
+
+def ref_path(colour: str, place: Any) -> list[Any]:
+    """The places a man of ``colour`` at ``place`` (notation) passes on its way home."""
+    if place in ("balk", "home"):
+        return []
+    if isinstance(place, str):
+        owner, _, k = place.partition("-lane-")
+        if owner == colour:
+            return [f"{colour}-lane-{j}" for j in range(int(k) + 1, 6)] + ["home"]
+        return ([f"{owner}-lane-{j}" for j in range(int(k) - 1, 0, -1)] + [ENTRANCE[owner]]
+                + ref_track_path(colour, ENTRANCE[owner]))
+    return ref_track_path(colour, place)
+
+
+def is_crown(place: Any) -> bool:
+    return place == "home" or place in CROWNS
+
+
+def ref_dest(colour: str, place: Any, face: Any) -> Any:
+    if place == "balk":
+        return START[colour] if face == "crown" else None
+    path = ref_path(colour, place)
+    if face == "crown":
+        return next((p for p in path if is_crown(p)), None)
+    if face == "feather":
+        first = next((p for p in path if is_crown(p) or p in FEATHERS), None)
+        return first if first in FEATHERS else None
+    return path[face - 1] if face < len(path) else None
+
+
+def occupants(data: dict[str, Any]) -> Counter:
+    return Counter(p for men in data["men"].values() for p in men if p not in ("balk", "home"))
+
+
+# -- random play -----------------------------------------------------------------------------
+
+
+@st.composite
+def plans(draw: Any) -> dict[str, Any]:
+    return {
+        "seats": draw(st.sampled_from([("red", "yellow"), ("green", "blue"),
+                                       ("red", "green", "yellow"), ("red", "green", "yellow",
+                                                                    "blue")])),
+        "seed": draw(st.integers(0, 2**64 - 1)),
+        "chooser": draw(st.integers(0, 2**32)),
+        "p_timeout": draw(st.sampled_from([0.0, 0.01, 0.04])),
+        "p_quit": draw(st.sampled_from([0.0, 0.0, 0.002])),
+        "p_given": draw(st.sampled_from([0.0, 0.3])),
+    }
+
+
+FACES = (1, 2, 3, 4, "feather", "crown")
+
+
+def choose(state: Any, rnd: random.Random, plan: dict[str, Any]) -> Action:
+    if plan["p_quit"] and rnd.random() < plan["p_quit"]:
+        return Action("quit", seat=rnd.choice(active_seats(state)))
+    if plan["p_timeout"] and rnd.random() < plan["p_timeout"]:
+        if state.phase == "roll" and rnd.random() < plan["p_given"]:
+            return Action("timeout", value=rnd.choice(FACES))
+        return Action("timeout")
+    if state.phase == "roll":
+        if rnd.random() < plan["p_given"]:
+            return Action("roll", value=rnd.choice(FACES))
+        return Action("roll")
+    return rnd.choice(legal_actions(state))
+
+
+def check_step(before: Any, action: Action, after: Any, events: list[dict[str, Any]]) -> None:
+    b, a = position_to_json(before), position_to_json(after)
+    # at most two men a space; never two of one colour
+    for place, count in occupants(a).items():
+        assert count <= 2, (place, a["men"])
+    for colour, places in a["men"].items():
+        board = [p for p in places if p not in ("balk", "home")]
+        assert len(board) == len(set(board)), (colour, places)
+    # riders only ever sit on opponents, on the carrier's track space
+    for d in a["doubles"]:
+        (cc, ct), (rc, rt) = d["carrier"], d["rider"]
+        assert cc != rc
+        assert a["men"][cc][ct] == a["men"][rc][rt] and isinstance(a["men"][cc][ct], int)
+    # two men on a track space are a double
+    listed = {(d["carrier"][0], d["carrier"][1]) for d in a["doubles"]}
+    for colour, places in a["men"].items():
+        for t, p in enumerate(places):
+            if isinstance(p, int) and occupants(a)[p] == 2:
+                riders = {(d["rider"][0], d["rider"][1]) for d in a["doubles"]}
+                assert (colour, t) in listed or (colour, t) in riders
+    if b["phase"] == "move" and action.type == "move":
+        turn, die = b["turn"], b["die"]
+        occ = occupants(b)
+        own = set(p for p in b["men"][turn] if p not in ("balk", "home"))
+        double_places = {b["men"][d["carrier"][0]][d["carrier"][1]] for d in b["doubles"]}
+        # a carrier always moves its double when it can
+        carriers = [d["carrier"][1] for d in b["doubles"] if d["carrier"][0] == turn]
+        can = []
+        for t in carriers:
+            dest = ref_dest(turn, b["men"][turn][t], die)
+            if dest is None or dest == "home" or dest in own or dest in double_places:
+                continue
+            if isinstance(dest, str) and occ[dest]:
+                continue
+            can.append(t)
+        if can:
+            assert action.token in can, (b, action)
+        # a feather never takes a man past a crown, and always to a feather space
+        if die == "feather":
+            origin = b["men"][turn][action.token]
+            dest = a["men"][turn][action.token] if a["men"].get(turn) else None
+            if dest is not None and dest != "balk":
+                path = ref_path(turn, origin)
+                assert dest in FEATHERS and not any(is_crown(p) for p in path[:path.index(dest)])
+        # every move goes where the reference says
+        dest = ref_dest(turn, b["men"][turn][action.token], die)
+        if a["men"].get(turn):
+            assert a["men"][turn][action.token] == dest
+    assert violations(before, after, events) == []
+
+
+def play_out(plan: dict[str, Any]) -> tuple[Record, list[Any], int]:
+    rnd = random.Random(plan["chooser"])
+    record = Record("royal", tuple(plan["seats"]), plan["seed"])
+    state = record.start()
+    states = [state]
+    for count in range(MAX_ACTIONS):
+        if state.phase == "over":
+            return record, states, count
+        before = state
+        action = choose(state, rnd, plan)
+        record, state, events = play(record, state, action)
+        check_step(before, record.actions[-1], state, events)
+        states.append(state)
+    raise AssertionError(f"no winner after {MAX_ACTIONS} actions")
+
+
+@SETTINGS
+@given(plan=plans())
+def test_random_play_keeps_every_rule_and_replays_exactly(plan):
+    record, states, count = play_out(plan)
+    final = states[-1]
+    assert final.phase == "over" and len(R.winners(final)) == 1
+    winner = final.winner
+    men = position_to_json(final)["men"]
+    assert men[winner] == ["home"] * 4 or active_seats(final) == (winner,)
+    # the record replays to exactly the same positions, also after a trip through its JSON
+    assert replay(parse_record(format_record(record))) == states
+
+
+def test_every_game_ends_and_no_game_comes_near_the_cap():
+    lengths = []
+    rnd = random.Random(4)
+    for game in range(150):
+        state = R.new_game(("red", "green", "yellow", "blue"), game)
+        count = 0
+        while state.phase != "over":
+            moves = R.legal_actions(state)
+            state = R.advance(state, moves[rnd.randrange(len(moves))])
+            count += 1
+            assert count < MAX_ACTIONS
+        lengths.append(count)
+    assert max(lengths) < MAX_ACTIONS // 5
+
+
+def test_the_die_is_fair_and_every_face_comes_up():
+    state = R.new_game(("red", "yellow"), 9)
+    seen: Counter = Counter()
+    for _ in range(6000):
+        action = R.resolve(state, Action("roll"))
+        seen[action.value] += 1
+        state = state._replace(rng=R.advance(state, action).rng)
+    assert set(seen) == set(FACES)
+    assert all(850 < n < 1150 for n in seen.values()), seen
+    outcomes = R.chance_outcomes(R.new_game(("red", "yellow"), 9))
+    assert [a.value for a, _ in outcomes] == list(FACES)
+    assert all(p == 1 / 6 for _, p in outcomes)
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 400))
+def test_given_and_drawn_throws_leave_the_same_position(seed, plies):
+    rnd = random.Random(seed)
+    state = R.new_game(("red", "green", "yellow"), seed)
+    for _ in range(plies):
+        if state.phase == "over":
+            break
+        if state.phase == "roll":
+            drawn = R.advance(state, Action("roll"))
+            given_ = R.advance(state, R.resolve(state, Action("roll")))
+            assert drawn == given_
+            state = drawn
+        else:
+            state = R.advance(state, rnd.choice(legal_actions(state)))
