@@ -417,6 +417,10 @@ def _dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+def _int_or_none(code: int | None) -> int | None:
+    return None if code is None else int(code)  # aiohttp's close codes are IntEnum members
+
+
 def error_message(code: str, text: str) -> str:
     return _dumps({"type": "error", "code": code, "message": text})
 
@@ -623,7 +627,8 @@ class SignalHub:
                       "origin": (origin or "")[:200], "remote": request.remote})
             return web.Response(status=403, text="This origin may not use the signalling helper.")
         ws = web.WebSocketResponse(
-            max_msg_size=config.max_message_bytes,
+            # aiohttp refuses a frame of max_msg_size bytes or more; the limit itself is allowed.
+            max_msg_size=config.max_message_bytes + 1,
             compress=False,  # per-connection zlib state would cost far more than it saves here
             heartbeat=config.heartbeat,
         )
@@ -671,7 +676,7 @@ class SignalHub:
             elif msg.type is WSMsgType.ERROR:
                 # aiohttp has already closed: 1009 for a too-big frame, 1007 for bad UTF-8.
                 self.log({"event": "bad-frame", "room": room_tag(conn.room) if conn.room else None,
-                          "peer": conn.peer, "code": ws.close_code,
+                          "peer": conn.peer, "code": int(getattr(msg.data, "code", 1006)),
                           "error": str(msg.data)[:200]})
                 return
             else:  # CLOSE, CLOSING, CLOSED
@@ -715,6 +720,9 @@ class SignalHub:
 
     async def _join(self, conn: Connection, message: dict[str, Any], now: float) -> None:
         config = self.config
+        hello = message.get("hello", {})
+        if len(_dumps(hello)) > config.max_hello_bytes:  # ASCII: json.dumps escapes the rest
+            raise SignalError("bad-schema", f"join: 'hello' over {config.max_hello_bytes} bytes")
         if conn.room is not None:
             raise SignalError("already-joined", "join: this connection is already in a room")
         if message["v"] != PROTOCOL_VERSION:
@@ -722,9 +730,6 @@ class SignalHub:
                 "version", f"this helper speaks version {PROTOCOL_VERSION}"))
             self._close(conn, CLOSE_VERSION, "protocol version")
             return
-        hello = message.get("hello", {})
-        if len(_dumps(hello)) > config.max_hello_bytes:
-            raise SignalError("bad-schema", f"join: 'hello' over {config.max_hello_bytes} bytes")
         room = message["room"]
         for _attempt in range(4):
             peer = secrets.token_hex(6)
@@ -784,7 +789,7 @@ class SignalHub:
             await self.store.broadcast(room, _dumps({"type": "peer-left", "peer": peer}))
         self.log({"event": "leave", "room": room_tag(room), "peer": peer,
                   "relayed": conn.relayed, "peers": len(remaining),
-                  "code": conn.close_code or conn.ws.close_code})
+                  "code": conn.close_code or _int_or_none(conn.ws.close_code)})
 
 
 # --------------------------------------------------------------------------------------------
