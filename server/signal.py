@@ -29,9 +29,10 @@ is not compared so a TLS-terminating proxy in front works); `allowed_origins` ad
 "*" accepts any (also a missing Origin, which only non-browser clients send).
 
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
-this process. A Redis-backed store can replace it: membership in a hash per room (the cap
-checked atomically), delivery through pub/sub, idleness from a key's age, with each instance
-delivering to the connections it holds through the `Mailbox` it was given.
+this process. A Redis-backed store can replace it (`SignalHub(store=factory)`, the factory
+being given the hub as its `Mailbox`): membership in a hash per room (the cap checked
+atomically), delivery through pub/sub, idleness from a key's age, with each instance delivering
+to the connections it holds through its `Mailbox`. The per-connection limits stay per instance.
 
 Logs: one JSON object per line (`JsonLines`), one per event; room ids appear only as a short
 hash (`room_tag`), since the id itself is the key to the room, and payloads are never logged.
@@ -506,7 +507,7 @@ class SignalHub:
         self,
         config: SignalConfig | None = None,
         *,
-        store: RoomStore | None = None,
+        store: Callable[[Mailbox], RoomStore] = MemoryRoomStore,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         log: LogSink | None = None,
@@ -515,7 +516,8 @@ class SignalHub:
         self.clock = clock
         self.wall_clock = wall_clock
         self.log: LogSink = log or JsonLines(wall_clock=wall_clock)
-        self.store: RoomStore = store or MemoryRoomStore(self)
+        # The store is made here because it delivers through this hub (its Mailbox).
+        self.store: RoomStore = store(self)
         self.connections: set[Connection] = set()
         self._by_peer: dict[tuple[str, str], Connection] = {}
 
@@ -602,7 +604,7 @@ class SignalHub:
 
     def _abort(self, conn: Connection, code: int, reason: str) -> None:
         """Drop a connection at once, queued messages and all (it is not reading them)."""
-        if conn.close_code is not None and conn.transport is None:
+        if conn.close_code is not None:
             return
         conn.close_code, conn.close_reason = code, reason
         self.log({"event": "close", "room": room_tag(conn.room) if conn.room else None,

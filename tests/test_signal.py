@@ -691,6 +691,58 @@ async def _chatter(h: Harness) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# The RoomStore interface (a Redis-backed store will implement it, issue 15)
+
+
+class InterfaceOnlyStore:
+    """Exactly the RoomStore methods, delegated: shows the hub needs nothing else of a store."""
+
+    METHODS = ("join", "leave", "send", "broadcast", "touch", "idle_rooms", "close_room")
+
+    def __init__(self, mailbox: sig.Mailbox, calls: list[str]) -> None:
+        self._inner = sig.MemoryRoomStore(mailbox)
+        self._calls = calls
+        for name in self.METHODS:
+            setattr(self, name, self._recorded(name))
+
+    def _recorded(self, name: str) -> Callable[..., Awaitable[Any]]:
+        method = getattr(self._inner, name)
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self._calls.append(name)
+            return await method(*args, **kwargs)
+
+        return call
+
+
+def test_the_hub_uses_only_the_room_store_interface() -> None:
+    calls: list[str] = []
+    events: list[dict[str, Any]] = []
+    clock = FakeClock()
+
+    async def run() -> None:
+        hub = sig.SignalHub(clock=clock, log=events.append,
+                            store=lambda mailbox: InterfaceOnlyStore(mailbox, calls))
+        async with TestClient(TestServer(hub.make_app())) as client:
+            h = Harness(client, hub, clock, events)
+            a, b = await h.join(ROOM_A), await h.join(ROOM_A)
+            await a.receive()
+            await a.send({"type": "offer", "to": b.id, "data": {}})
+            assert (await b.receive())["from"] == a.id
+            await a.send({"type": "offer", "to": "0" * 12, "data": {}})
+            assert (await a.receive())["code"] == "unknown-peer"
+            await b.ws.close()
+            assert await a.receive() == {"type": "peer-left", "peer": b.id}
+            clock.now += 600
+            await hub.sweep()
+            assert await closed_with(a.ws) == sig.CLOSE_IDLE
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, run()).result()
+    assert set(calls) == set(InterfaceOnlyStore.METHODS)
+
+
+# --------------------------------------------------------------------------------------------
 # Wiring: make_app(routes=...) and python -m server --signal-only
 
 
