@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -570,6 +571,55 @@ def test_welcome_hands_out_ice_servers_and_turn_rest_credentials() -> None:
 
     run_hub(test, ice_servers=(stun,), turn_urls=("turn:turn.example.org:3478?transport=udp",),
             turn_secret="s3cret", turn_ttl=3600)
+
+
+def _free_udp_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(not (shutil.which("turnserver") and shutil.which("turnutils_uclient")),
+                    reason="needs coturn (Debian package coturn)")
+def test_real_coturn_accepts_the_credentials_and_refuses_forged_or_expired_ones() -> None:
+    import time
+
+    port = _free_udp_port()
+    server = subprocess.Popen(
+        ["turnserver", "-n", "--listening-ip=127.0.0.1", "--relay-ip=127.0.0.1",
+         f"--listening-port={port}", "--use-auth-secret", "--static-auth-secret=s3cret",
+         "--realm=ludo.test", "--no-tls", "--no-dtls", "--allow-loopback-peers", "--no-cli",
+         "--log-file=stdout", "--simple-log", "--pidfile=/dev/null"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+
+        def allocate(username: str, password: str) -> bool:
+            result = subprocess.run(
+                ["turnutils_uclient", "-y", "-n", "1", "-m", "1", "-u", username, "-w", password,
+                 "-p", str(port), "127.0.0.1"], capture_output=True, text=True, timeout=30)
+            # Its last report: "tot_send_msgs=N, tot_recv_msgs=M"; M > 0 once relayed data came
+            # back through the allocation (a refused one prints "Cannot complete Allocation").
+            received = re.findall(r"tot_recv_msgs=(\d+)", result.stdout + result.stderr)
+            return bool(received) and int(received[-1]) > 0
+
+        now = time.time()
+        username, password = sig.turn_credentials("s3cret", "0123456789ab", now, 3600)
+        for _ in range(50):  # until the server listens (a start-up wait, not a measurement)
+            if allocate(username, password):
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("coturn refused the helper's credentials (or never started)")
+        forged = ("B" if password[0] == "A" else "A") + password[1:]
+        assert not allocate(username, forged)
+        assert not allocate(*sig.turn_credentials("s3cret", "0123456789ab", now - 7200, 3600))
+        assert not allocate(*sig.turn_credentials("other", "0123456789ab", now, 3600))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 @pytest.mark.parametrize(
