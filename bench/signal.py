@@ -12,7 +12,8 @@ Starts `python -m server --signal-only` on 127.0.0.1 (a free port) in a child pr
   from just before the sender's send to the receiver's read, both in this process, so it is an
   upper bound that includes this process's own scheduling;
 - a burst: every peer sends `--burst` offers at once, the worst case of a room's start;
-- the helper's CPU time during the steady phase, and its log lines (JSON, one per event).
+- the helper's CPU time during the steady phase (per relay too: a figure that other work on the
+  machine does not inflate, unlike the latencies), and its log lines (JSON, one per event).
 
 Everything is loopback, bounded in count (at most 5000 peers) and in time (an overall limit
 stops the run), and the helper is stopped at the end. The goal for issue 14 is a steady p99
@@ -241,7 +242,8 @@ def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int
     steady, burst = run.latencies["steady"], run.latencies["burst"]
     print(f"  steady: {len(steady)} of {run.sent['steady']} relays in {steady_wall:.1f} s "
           f"({len(steady) / steady_wall:.0f}/s, {args.rate:g} per peer per s): {describe(steady)}; "
-          f"helper CPU {100 * steady_cpu / steady_wall:.0f}% of a core")
+          f"helper CPU {100 * steady_cpu / steady_wall:.0f}% of a core, "
+          f"{1e6 * steady_cpu / max(1, len(steady)):.0f} us per relay")
     print(f"  burst: {len(burst)} of {run.sent['burst']} relays sent at once, all through in "
           f"{burst_wall * 1000:.0f} ms: {describe(burst)}")
     kinds: dict[str, int] = {}
