@@ -283,6 +283,19 @@ def test_a_message_of_the_size_limit_passes_and_a_bigger_one_closes_with_1009() 
     assert [e["code"] for e in events if e["event"] == "bad-frame"] == [1009]
 
 
+def test_text_that_is_not_utf8_closes_with_1007() -> None:
+    async def test(h: Harness) -> None:
+        sender = await h.join(ROOM_A)
+        other = await h.join(ROOM_A)
+        await sender.receive()
+        await sender.ws.send_frame(b'{"type": "ping", "x": "\xff\xfe"}', WSMsgType.TEXT)
+        assert await closed_with(sender.ws) == 1007
+        assert await other.receive() == {"type": "peer-left", "peer": sender.id}
+
+    events = run_hub(test)
+    assert [e["code"] for e in events if e["event"] == "bad-frame"] == [1007]
+
+
 def test_rate_limit_drops_messages_over_the_burst_until_tokens_refill() -> None:
     async def test(h: Harness) -> None:
         peer = await h.join(ROOM_A)  # the join took one of the 5 tokens
