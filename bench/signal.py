@@ -67,6 +67,7 @@ class Run:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"steady": [], "burst": []})
     phase: str = "steady"
     sent: dict[str, int] = field(default_factory=lambda: {"steady": 0, "burst": 0})
+    client_cpu: float = 0.0  # this process's CPU seconds in the steady phase
 
 
 def rss_kib(pid: int) -> int:
@@ -186,12 +187,13 @@ async def measure(
         await asyncio.sleep(1.0)  # join notices delivered, memory settled
         rss_joined = rss_kib(proc.pid)
 
-        cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
+        cpu0, w0, own0 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
         await asyncio.gather(*(steady_sender(c, run, args.rate, args.seconds) for c in clients
                                if c.target != c.peer))
         await drain(run, "steady")
         steady_wall = time.perf_counter() - w0
         steady_cpu = cpu_seconds(proc.pid) - cpu0
+        run.client_cpu = time.process_time() - own0
         rss_after = rss_kib(proc.pid)
 
         run.phase = "burst"
@@ -243,7 +245,8 @@ def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int
     print(f"  steady: {len(steady)} of {run.sent['steady']} relays in {steady_wall:.1f} s "
           f"({len(steady) / steady_wall:.0f}/s, {args.rate:g} per peer per s): {describe(steady)}; "
           f"helper CPU {100 * steady_cpu / steady_wall:.0f}% of a core, "
-          f"{1e6 * steady_cpu / max(1, len(steady)):.0f} us per relay")
+          f"{1e6 * steady_cpu / max(1, len(steady)):.0f} us per relay; this process (the "
+          f"clients) {100 * run.client_cpu / steady_wall:.0f}%")
     print(f"  burst: {len(burst)} of {run.sent['burst']} relays sent at once, all through in "
           f"{burst_wall * 1000:.0f} ms: {describe(burst)}")
     kinds: dict[str, int] = {}
