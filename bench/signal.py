@@ -34,6 +34,7 @@ ROOT = _HERE.parent
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
@@ -184,6 +185,10 @@ async def measure(
             for j, c in enumerate(members):
                 c.target = members[(j + 1) % len(members)].peer
         readers = [asyncio.create_task(reader(c, run)) for c in clients]
+        # The measuring side's own garbage collector must not add its pauses to the figures:
+        # what is set up stays out of the collector's way (the helper's is left alone).
+        gc.collect()
+        gc.freeze()
         await asyncio.sleep(1.0)  # join notices delivered, memory settled
         rss_joined = rss_kib(proc.pid)
 
