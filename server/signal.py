@@ -1,0 +1,865 @@
+"""The signalling helper: a WebSocket endpoint that introduces the peers of an online room.
+
+It relays WebRTC offers, answers and ICE candidates (opaque JSON payloads) between the peers of
+one room and nothing else: game moves travel over the peers' own data channels and never pass
+through here. docs/online.md describes the message schema, the settings and the threat model.
+
+Rooms. A room id is made by the host's page (`net.signalling.new_room_id`: 128 random bits as
+22 base64url characters) and travels in the link's fragment. The helper accepts any id of 22 to
+64 base64url characters and creates the room when its first peer joins, so a link keeps working
+after the room went idle or the helper restarted, several helper instances need no shared id
+allocator, and there is no "create" round trip. The helper cannot check that an id is random;
+a page that made a guessable id only exposes its own room.
+
+Peers. Each connection is one peer; the helper gives it an id (12 hex digits) unique in its
+room. A peer can address only peers of its own room: ids are looked up in the sender's room, so
+the id of a peer elsewhere is "unknown-peer". Every peer hears who joins and leaves.
+
+Limits. Every message is at most `max_message_bytes` (aiohttp refuses a bigger frame and closes
+with 1009), must be a JSON object of a known `type` with exactly the fields of that type, and
+costs a token from the peer's bucket (`rate_per_second`, `rate_burst`). A room holds at most
+`room_cap` peers and the helper at most `max_peers` connections. A connection that has not
+joined within `join_timeout` seconds, and every peer of a room in which nobody sent anything for
+`idle_timeout` seconds, is closed. Bad input is answered with an `error` message (never a
+traceback); `max_bad_messages` of them close the connection.
+
+Origins. A browser's WebSocket handshake carries its page's Origin. By default only the
+helper's own origin is accepted (the Origin's host[:port] equals the request's Host, the scheme
+is not compared so a TLS-terminating proxy in front works); `allowed_origins` adds others, and
+"*" accepts any (also a missing Origin, which only non-browser clients send).
+
+Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
+this process. A Redis-backed store can replace it (`SignalHub(store=factory)`, the factory
+being given the hub as its `Mailbox`): membership in a hash per room (the cap checked
+atomically), delivery through pub/sub, idleness from a key's age, with each instance delivering
+to the connections it holds through its `Mailbox`. The per-connection limits stay per instance.
+
+Logs: one JSON object per line (`JsonLines`), one per event; room ids appear only as a short
+hash (`room_tag`), since the id itself is the key to the room, and payloads are never logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import hashlib
+import hmac
+import json
+import math
+import os
+import re
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from server.app import make_app
+
+PROTOCOL_VERSION = 1
+DEFAULT_PATH = "/signal"
+ROOM_ID_PATTERN = r"[A-Za-z0-9_-]{22,64}"
+PEER_ID_PATTERN = r"[0-9a-f]{12}"
+ROOM_ID_RE = re.compile(ROOM_ID_PATTERN)
+PEER_ID_RE = re.compile(PEER_ID_PATTERN)
+
+# The three kinds of message the helper passes from one peer to another, untouched.
+RELAYED_TYPES = frozenset({"offer", "answer", "candidate"})
+# Exactly the fields each client message may carry: required ones, then optional ones.
+CLIENT_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "join": (frozenset({"type", "v", "room"}), frozenset({"hello"})),
+    "offer": (frozenset({"type", "to", "data"}), frozenset()),
+    "answer": (frozenset({"type", "to", "data"}), frozenset()),
+    "candidate": (frozenset({"type", "to", "data"}), frozenset()),
+    "ping": (frozenset({"type"}), frozenset()),
+}
+
+# Close codes (4000-4999 are the application's own; 1001, 1009 and 1011 are standard).
+CLOSE_IDLE = 4000
+CLOSE_ROOM_FULL = 4001
+CLOSE_JOIN_TIMEOUT = 4002
+CLOSE_MISBEHAVING = 4003
+CLOSE_SLOW = 4004
+CLOSE_VERSION = 4005
+CLOSE_GOING_AWAY = 1001
+CLOSE_INTERNAL = 1011
+CLOSE_WAIT = 10.0  # seconds a closing peer has to acknowledge the close
+
+JSON = Any  # a value json.loads can return
+ICE_SCHEMES = ("stun:", "stuns:", "turn:", "turns:")
+
+
+class SignalError(Exception):
+    """Bad input from a peer: answered with an `error` message, never with a traceback."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class RoomFull(Exception):
+    """The room already holds its cap of peers."""
+
+
+# --------------------------------------------------------------------------------------------
+# Configuration
+
+
+def normalise_origin(origin: str) -> str:
+    """`scheme://host[:port]` in lower case, as browsers send it; ValueError if it is not one."""
+    if origin == "*":
+        return origin
+    parts = urlsplit(origin.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
+    if parts.query or parts.fragment or "@" in parts.netloc:
+        raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+@dataclass(frozen=True)
+class SignalConfig:
+    """Every limit and setting of the helper; the defaults suit one small public helper."""
+
+    path: str = DEFAULT_PATH
+    max_message_bytes: int = 16 * 1024
+    max_hello_bytes: int = 1024  # a peer's self-description, kept for the room's lifetime
+    room_cap: int = 16  # four seats and a dozen spectators
+    max_peers: int = 10_000  # connections per helper process
+    rate_per_second: float = 20.0
+    rate_burst: int = 120  # a host answering 15 peers sends ~100 messages at once
+    max_bad_messages: int = 20  # errors (bad input or rate) before the connection is closed
+    join_timeout: float = 10.0
+    idle_timeout: float = 600.0
+    sweep_interval: float = 5.0
+    heartbeat: float = 30.0  # WebSocket pings that find dead connections
+    outbox_limit: int = 256  # messages queued for a peer that does not read: then it is closed
+    same_origin: bool = True
+    allowed_origins: frozenset[str] = frozenset()
+    # Handed to every peer in `welcome`: RTCIceServer dicts (STUN, or TURN with fixed secrets).
+    ice_servers: tuple[dict[str, Any], ...] = ()
+    # TURN with coturn's REST scheme (use-auth-secret): short-lived credentials per peer.
+    turn_urls: tuple[str, ...] = ()
+    turn_secret: str | None = None
+    turn_ttl: int = 6 * 3600
+
+    def __post_init__(self) -> None:
+        if not self.path.startswith("/"):
+            raise ValueError(f"path must start with '/': {self.path!r}")
+        for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
+                     "rate_burst", "max_bad_messages", "outbox_limit", "turn_ttl"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        for name in ("rate_per_second", "join_timeout", "idle_timeout", "sweep_interval",
+                     "heartbeat"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds")
+        object.__setattr__(
+            self, "allowed_origins", frozenset(normalise_origin(o) for o in self.allowed_origins)
+        )
+        object.__setattr__(self, "ice_servers", tuple(check_ice_servers(list(self.ice_servers))))
+        if self.turn_urls and not self.turn_secret:
+            raise ValueError("turn_urls need turn_secret (coturn's static-auth-secret)")
+        for url in self.turn_urls:
+            if not url.startswith(("turn:", "turns:")):
+                raise ValueError(f"not a TURN url: {url!r}")
+
+
+def check_ice_servers(servers: JSON) -> list[dict[str, Any]]:
+    """Check a list of RTCIceServer dicts (`urls`, optional `username`, `credential`)."""
+    if not isinstance(servers, list):
+        raise ValueError("ICE servers must be a JSON list of objects")
+    checked = []
+    for i, server in enumerate(servers):
+        if not isinstance(server, dict) or not set(server) <= {"urls", "username", "credential"}:
+            raise ValueError(f"ICE server {i}: an object with urls, username, credential")
+        urls = server.get("urls")
+        url_list = [urls] if isinstance(urls, str) else urls
+        if not isinstance(url_list, list) or not url_list:
+            raise ValueError(f"ICE server {i}: urls must be a string or a non-empty list")
+        for url in url_list:
+            if not isinstance(url, str) or not url.startswith(ICE_SCHEMES):
+                raise ValueError(f"ICE server {i}: {url!r} is not a stun:/turn: url")
+        for key in ("username", "credential"):
+            if key in server and not isinstance(server[key], str):
+                raise ValueError(f"ICE server {i}: {key} must be a string")
+        checked.append(dict(server))
+    return checked
+
+
+def turn_credentials(secret: str, peer: str, now: float, ttl: int) -> tuple[str, str]:
+    """coturn's REST credentials: username "expiry:peer", password base64(HMAC-SHA1(username))."""
+    username = f"{int(now) + ttl}:{peer}"
+    digest = hmac.new(secret.encode(), username.encode(), hashlib.sha1).digest()
+    return username, base64.b64encode(digest).decode("ascii")
+
+
+def origin_allowed(origin: str | None, host: str | None, config: SignalConfig) -> bool:
+    """Whether a handshake with this Origin header may connect (see the module docstring)."""
+    if "*" in config.allowed_origins:
+        return True
+    if origin is None:
+        return False
+    try:
+        normal = normalise_origin(origin)
+    except ValueError:  # "null" (sandboxed frames, file: pages) and anything malformed
+        return False
+    if normal in config.allowed_origins:
+        return True
+    return config.same_origin and host is not None and urlsplit(normal).netloc == host.lower()
+
+
+# --------------------------------------------------------------------------------------------
+# Logs
+
+
+def room_tag(room: str) -> str:
+    """A short, stable stand-in for a room id in logs (the id itself grants entry)."""
+    return hashlib.sha256(room.encode()).hexdigest()[:12]
+
+
+class JsonLines:
+    """A log sink writing each event as one JSON object on one line."""
+
+    def __init__(self, stream: TextIO | None = None, wall_clock: Callable[[], float] = time.time):
+        self._stream = stream
+        self._wall_clock = wall_clock
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        stream = self._stream or sys.stderr
+        record = {"ts": round(self._wall_clock(), 3), **event}
+        stream.write(json.dumps(record, separators=(",", ":"), default=str) + "\n")
+        stream.flush()
+
+
+LogSink = Callable[[dict[str, Any]], None]
+
+
+# --------------------------------------------------------------------------------------------
+# Room state, behind an interface a shared (Redis) store can implement too
+
+
+@dataclass(frozen=True)
+class Member:
+    peer: str
+    hello: JSON
+
+
+class Mailbox(Protocol):
+    """Where a store delivers messages for the peers connected to this process."""
+
+    def post(self, room: str, peer: str, text: str) -> bool:
+        """Queue `text` for the peer; False if the peer is not connected here."""
+        ...
+
+    def evict(self, room: str, peer: str, code: int, reason: str) -> None:
+        """Close the peer's connection if it is here (its room was closed)."""
+        ...
+
+
+class RoomStore(Protocol):
+    """Room membership, delivery and idleness. Every method may be backed by another process."""
+
+    async def join(self, room: str, peer: str, hello: JSON, cap: int, now: float) -> list[Member]:
+        """Add the peer (RoomFull at `cap`, KeyError if the id is taken); the others in it."""
+        ...
+
+    async def leave(self, room: str, peer: str) -> list[str]:
+        """Remove the peer; the peers still in the room (the room goes when it is empty)."""
+        ...
+
+    async def send(self, room: str, to: str, text: str) -> bool:
+        """Deliver to one peer of the room; False when the room has no such peer."""
+        ...
+
+    async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
+        """Deliver to every peer of the room but `exclude`; how many it went to."""
+        ...
+
+    async def touch(self, room: str, now: float) -> None:
+        """Record activity in the room."""
+        ...
+
+    async def idle_rooms(self, now: float, idle_timeout: float) -> list[str]:
+        """Rooms with no activity for `idle_timeout` seconds (they are not removed here)."""
+        ...
+
+    async def close_room(self, room: str, code: int, reason: str) -> list[str]:
+        """Remove the room and evict its peers wherever they are connected; who was in it."""
+        ...
+
+
+@dataclass
+class _Room:
+    peers: dict[str, JSON] = field(default_factory=dict)  # peer -> hello, in joining order
+    last_active: float = 0.0
+
+
+class MemoryRoomStore:
+    """`RoomStore` for one process: plain dicts, delivery straight to the local mailbox."""
+
+    def __init__(self, mailbox: Mailbox) -> None:
+        self._mailbox = mailbox
+        self._rooms: dict[str, _Room] = {}
+
+    @property
+    def room_count(self) -> int:
+        return len(self._rooms)
+
+    async def join(self, room: str, peer: str, hello: JSON, cap: int, now: float) -> list[Member]:
+        state = self._rooms.get(room)
+        if state is None:
+            state = self._rooms[room] = _Room(last_active=now)
+        if peer in state.peers:
+            raise KeyError(peer)
+        if len(state.peers) >= cap:
+            raise RoomFull(room)
+        others = [Member(p, h) for p, h in state.peers.items()]
+        state.peers[peer] = hello
+        state.last_active = now
+        return others
+
+    async def leave(self, room: str, peer: str) -> list[str]:
+        state = self._rooms.get(room)
+        if state is None:
+            return []
+        state.peers.pop(peer, None)
+        if not state.peers:
+            del self._rooms[room]
+        return list(state.peers)
+
+    async def send(self, room: str, to: str, text: str) -> bool:
+        state = self._rooms.get(room)
+        if state is None or to not in state.peers:
+            return False
+        return self._mailbox.post(room, to, text)
+
+    async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
+        state = self._rooms.get(room)
+        if state is None:
+            return 0
+        return sum(self._mailbox.post(room, p, text) for p in list(state.peers) if p != exclude)
+
+    async def touch(self, room: str, now: float) -> None:
+        state = self._rooms.get(room)
+        if state is not None:
+            state.last_active = now
+
+    async def idle_rooms(self, now: float, idle_timeout: float) -> list[str]:
+        return [r for r, s in self._rooms.items() if now - s.last_active >= idle_timeout]
+
+    async def close_room(self, room: str, code: int, reason: str) -> list[str]:
+        state = self._rooms.pop(room, None)
+        if state is None:
+            return []
+        for peer in state.peers:
+            self._mailbox.evict(room, peer, code, reason)
+        return list(state.peers)
+
+    def peers(self, room: str) -> list[str]:
+        """The room's peer ids in joining order ([] for no such room); for tests and stats."""
+        state = self._rooms.get(room)
+        return list(state.peers) if state is not None else []
+
+
+# --------------------------------------------------------------------------------------------
+# Message checking
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_client_message(text: str) -> dict[str, Any]:
+    """The message as a dict, checked against CLIENT_FIELDS; SignalError says what is wrong."""
+    try:
+        message = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:  # deeply nested arrays: json's C scanner recurses
+        raise SignalError("bad-json", "nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 4300 digits
+        raise SignalError("bad-json", f"not JSON: {str(exc)[:120]}") from None
+    if not isinstance(message, dict):
+        raise SignalError("bad-schema", "a message is a JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise SignalError("bad-schema", "a message needs a string 'type'")
+    if kind not in CLIENT_FIELDS:
+        raise SignalError("unknown-type", f"unknown message type {kind[:40]!r}")
+    required, optional = CLIENT_FIELDS[kind]
+    keys = set(message)
+    if missing := required - keys:
+        raise SignalError("bad-schema", f"{kind}: missing {', '.join(sorted(missing))}")
+    if extra := keys - required - optional:
+        names = ", ".join(sorted(k[:40] for k in extra))
+        raise SignalError("bad-schema", f"{kind}: unexpected field {names}")
+    if kind == "join":
+        if type(message["v"]) is not int:
+            raise SignalError("bad-schema", "join: 'v' is the protocol version, an integer")
+        if not isinstance(message["room"], str) or not ROOM_ID_RE.fullmatch(message["room"]):
+            raise SignalError("bad-room", "join: 'room' is 22-64 characters of A-Z a-z 0-9 _ -")
+        if "hello" in message and not isinstance(message["hello"], dict):
+            raise SignalError("bad-schema", "join: 'hello' is a JSON object")
+    elif kind in RELAYED_TYPES:
+        if not isinstance(message["to"], str) or not PEER_ID_RE.fullmatch(message["to"]):
+            raise SignalError("bad-schema", f"{kind}: 'to' is a peer id")
+    return message
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _int_or_none(code: int | None) -> int | None:
+    return None if code is None else int(code)  # aiohttp's close codes are IntEnum members
+
+
+def error_message(code: str, text: str) -> str:
+    return _dumps({"type": "error", "code": code, "message": text})
+
+
+# --------------------------------------------------------------------------------------------
+# Connections
+
+
+class TokenBucket:
+    """`burst` messages at once, refilled at `rate` per second."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate, self.burst, self.tokens, self.stamp = rate, burst, float(burst), now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+_CLOSE = object()  # outbox sentinel: close after what is queued before it
+
+
+class Connection:
+    """One WebSocket: its peer id and room once joined, its outbox and its limits."""
+
+    __slots__ = ("ws", "transport", "peer", "room", "room_closed", "opened", "bucket", "bad",
+                 "limited", "relayed", "outbox", "writer", "close_code", "close_reason")
+
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        transport: asyncio.BaseTransport | None,
+        config: SignalConfig,
+        now: float,
+    ) -> None:
+        self.ws = ws
+        self.transport = transport
+        self.room_closed = False  # its room was closed (idle): no peer-left to send
+        self.peer: str | None = None
+        self.room: str | None = None
+        self.opened = now
+        self.bucket = TokenBucket(config.rate_per_second, config.rate_burst, now)
+        self.bad = 0
+        self.limited = False  # inside a run of rate-limited messages (reported once per run)
+        self.relayed = 0
+        self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.writer: asyncio.Task[None] | None = None
+        self.close_code: int | None = None
+        self.close_reason = ""
+
+    async def write_loop(self) -> None:
+        """Send queued messages in order, so a peer that reads slowly delays only itself."""
+        while True:
+            item = await self.outbox.get()
+            if item is _CLOSE:
+                assert self.close_code is not None
+                try:
+                    # A peer that does not answer the close within the limit is cut off.
+                    await asyncio.wait_for(
+                        self.ws.close(code=self.close_code, message=self.close_reason.encode()),
+                        CLOSE_WAIT,
+                    )
+                except (TimeoutError, ConnectionError):
+                    if self.transport is not None:
+                        self.transport.abort()
+                return
+            try:
+                await self.ws.send_str(item)
+            except (ConnectionError, RuntimeError):  # closed under us: the reader sees it too
+                return
+
+
+class SignalHub:
+    """The endpoint: accepts WebSockets, checks every message, relays within rooms."""
+
+    def __init__(
+        self,
+        config: SignalConfig | None = None,
+        *,
+        store: Callable[[Mailbox], RoomStore] = MemoryRoomStore,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        log: LogSink | None = None,
+    ) -> None:
+        self.config = config or SignalConfig()
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.log: LogSink = log or JsonLines(wall_clock=wall_clock)
+        # The store is made here because it delivers through this hub (its Mailbox).
+        self.store: RoomStore = store(self)
+        self.connections: set[Connection] = set()
+        self._by_peer: dict[tuple[str, str], Connection] = {}
+
+    # ---- wiring into an aiohttp application
+
+    def routes(self) -> list[web.RouteDef]:
+        """The endpoint's route, for `make_app(root, routes=hub.routes())`."""
+        return [web.get(self.config.path, self.handle)]
+
+    def attach(self, app: web.Application) -> None:
+        """Run the sweeper with the app and close every socket (1001) when it shuts down."""
+        app.cleanup_ctx.append(self._sweeper)
+        app.on_shutdown.append(self._shutdown)
+
+    def make_app(self) -> web.Application:
+        """An application serving only the endpoint (`python -m server --signal-only`)."""
+        app = web.Application()
+        app.router.add_routes(self.routes())
+        self.attach(app)
+        return app
+
+    async def _sweeper(self, app: web.Application) -> AsyncIterator[None]:
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(self.config.sweep_interval)
+                try:
+                    await self.sweep()
+                except Exception as exc:  # a shared store that is down must not stop sweeping
+                    self.log({"event": "internal-error", "where": "sweep",
+                              "error": f"{type(exc).__name__}: {exc}"[:300]})
+
+        task = asyncio.create_task(loop())
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def _shutdown(self, app: web.Application) -> None:
+        for conn in list(self.connections):
+            self._close(conn, CLOSE_GOING_AWAY, "server shutting down")
+        writers = [c.writer for c in self.connections if c.writer is not None]
+        if writers:
+            await asyncio.wait(writers, timeout=5)
+
+    # ---- Mailbox (what the store delivers through)
+
+    def post(self, room: str, peer: str, text: str) -> bool:
+        conn = self._by_peer.get((room, peer))
+        if conn is None or conn.close_code is not None:
+            return False
+        if conn.outbox.qsize() >= self.config.outbox_limit:
+            self._abort(conn, CLOSE_SLOW, "not reading its messages")
+            return False
+        conn.outbox.put_nowait(text)
+        return True
+
+    def evict(self, room: str, peer: str, code: int, reason: str) -> None:
+        conn = self._by_peer.pop((room, peer), None)
+        if conn is not None:
+            conn.room_closed = True
+            self._close(conn, code, reason)
+
+    # ---- housekeeping
+
+    async def sweep(self) -> None:
+        """Close connections that never joined and rooms that went idle (the clock decides)."""
+        now = self.clock()
+        for conn in list(self.connections):
+            if conn.room is None and now - conn.opened >= self.config.join_timeout:
+                self._close(conn, CLOSE_JOIN_TIMEOUT, "no join in time")
+        for room in await self.store.idle_rooms(now, self.config.idle_timeout):
+            peers = await self.store.close_room(room, CLOSE_IDLE, "room idle")
+            self.log({"event": "room-idle", "room": room_tag(room), "peers": len(peers)})
+
+    def _close(self, conn: Connection, code: int, reason: str) -> None:
+        """Close after the messages already queued (e.g. the error that says why)."""
+        if conn.close_code is not None:
+            return
+        conn.close_code, conn.close_reason = code, reason
+        if code != CLOSE_GOING_AWAY:
+            self.log({"event": "close", "room": room_tag(conn.room) if conn.room else None,
+                      "peer": conn.peer, "code": code, "reason": reason})
+        conn.outbox.put_nowait(_CLOSE)
+
+    def _abort(self, conn: Connection, code: int, reason: str) -> None:
+        """Drop a connection at once, queued messages and all (it is not reading them)."""
+        if conn.close_code is not None:
+            return
+        conn.close_code, conn.close_reason = code, reason
+        self.log({"event": "close", "room": room_tag(conn.room) if conn.room else None,
+                  "peer": conn.peer, "code": code, "reason": reason})
+        if conn.writer is not None:
+            conn.writer.cancel()
+        if conn.transport is not None:
+            conn.transport.abort()
+            conn.transport = None
+
+    def _send(self, conn: Connection, text: str) -> None:
+        if conn.close_code is None:
+            conn.outbox.put_nowait(text)
+
+    # ---- the endpoint
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        config = self.config
+        origin = request.headers.get("Origin")
+        if not origin_allowed(origin, request.host, config):
+            self.log({"event": "refused", "status": 403, "reason": "origin",
+                      "origin": (origin or "")[:200], "remote": request.remote})
+            return web.Response(status=403, text="This origin may not use the signalling helper.")
+        ws = web.WebSocketResponse(
+            # aiohttp refuses a frame of max_msg_size bytes or more; the limit itself is allowed.
+            max_msg_size=config.max_message_bytes + 1,
+            compress=False,  # per-connection zlib state would cost far more than it saves here
+            heartbeat=config.heartbeat,
+        )
+        if not ws.can_prepare(request).ok:
+            return web.Response(status=426, headers={"Upgrade": "websocket"},
+                                text="The signalling helper speaks WebSocket only.")
+        if len(self.connections) >= config.max_peers:
+            self.log({"event": "refused", "status": 503, "reason": "server-full",
+                      "remote": request.remote})
+            return web.Response(status=503, text="The signalling helper is full; try later.")
+        await ws.prepare(request)
+        conn = Connection(ws, request.transport, config, self.clock())
+        self.connections.add(conn)
+        conn.writer = asyncio.create_task(conn.write_loop())
+        self.log({"event": "connect", "remote": request.remote})
+        try:
+            await self._read_loop(conn)
+        finally:
+            await self._leave(conn)
+            self.connections.discard(conn)
+            if conn.close_code is None and not ws.closed:
+                await ws.close()
+            if conn.writer is not None and not conn.writer.done():
+                # Give queued messages and the close frame a moment, then stop.
+                done, _ = await asyncio.wait({conn.writer}, timeout=1)
+                if not done:
+                    conn.writer.cancel()
+        return ws
+
+    async def _read_loop(self, conn: Connection) -> None:
+        ws = conn.ws
+        while conn.close_code is None:
+            msg = await ws.receive()
+            if msg.type is WSMsgType.TEXT:
+                try:
+                    await self._on_text(conn, msg.data)
+                except SignalError as exc:
+                    self._bad(conn, exc.code, exc.message)
+                except Exception as exc:  # a bug here: say so once, without a traceback
+                    self.log({"event": "internal-error", "peer": conn.peer,
+                              "error": f"{type(exc).__name__}: {exc}"[:300]})
+                    self._close(conn, CLOSE_INTERNAL, "internal error")
+            elif msg.type is WSMsgType.BINARY:
+                self._bad(conn, "bad-json", "messages are JSON text, not binary")
+            elif msg.type is WSMsgType.ERROR:
+                # aiohttp has already closed: 1009 for a too-big frame, 1007 for bad UTF-8.
+                self.log({"event": "bad-frame", "room": room_tag(conn.room) if conn.room else None,
+                          "peer": conn.peer, "code": int(getattr(msg.data, "code", 1006)),
+                          "error": str(msg.data)[:200]})
+                return
+            else:  # CLOSE, CLOSING, CLOSED
+                return
+
+    def _bad(self, conn: Connection, code: str, text: str) -> None:
+        conn.bad += 1
+        self.log({"event": "bad-message", "room": room_tag(conn.room) if conn.room else None,
+                  "peer": conn.peer, "code": code, "detail": text[:200]})
+        self._send(conn, error_message(code, text))
+        if conn.bad >= self.config.max_bad_messages:
+            self._close(conn, CLOSE_MISBEHAVING, "too many bad messages")
+
+    async def _on_text(self, conn: Connection, text: str) -> None:
+        now = self.clock()
+        if not conn.bucket.take(now):
+            if not conn.limited:  # one error per run of dropped messages
+                conn.limited = True
+                self._bad(conn, "rate-limited", "too many messages: this one was dropped")
+            else:
+                conn.bad += 1
+                if conn.bad >= self.config.max_bad_messages:
+                    self._close(conn, CLOSE_MISBEHAVING, "too many messages")
+            return
+        conn.limited = False
+        message = parse_client_message(text)
+        kind = message["type"]
+        if kind == "join":
+            await self._join(conn, message, now)
+            return
+        if conn.room is None or conn.peer is None:
+            raise SignalError("not-joined", f"{kind}: join a room first")
+        if kind == "ping":
+            self._send(conn, '{"type":"pong"}')
+        else:
+            relayed = _dumps({"type": kind, "from": conn.peer, "data": message["data"]})
+            if not await self.store.send(conn.room, message["to"], relayed):
+                raise SignalError("unknown-peer", f"{kind}: no peer {message['to']} in this room")
+            conn.relayed += 1
+        await self.store.touch(conn.room, now)
+
+    async def _join(self, conn: Connection, message: dict[str, Any], now: float) -> None:
+        config = self.config
+        hello = message.get("hello", {})
+        if len(_dumps(hello)) > config.max_hello_bytes:  # ASCII: json.dumps escapes the rest
+            raise SignalError("bad-schema", f"join: 'hello' over {config.max_hello_bytes} bytes")
+        if conn.room is not None:
+            raise SignalError("already-joined", "join: this connection is already in a room")
+        if message["v"] != PROTOCOL_VERSION:
+            self._send(conn, error_message(
+                "version", f"this helper speaks version {PROTOCOL_VERSION}"))
+            self._close(conn, CLOSE_VERSION, "protocol version")
+            return
+        room = message["room"]
+        for _attempt in range(4):
+            peer = secrets.token_hex(6)
+            try:
+                others = await self.store.join(room, peer, hello, config.room_cap, now)
+                break
+            except KeyError:  # an id already in the room: draw again
+                continue
+            except RoomFull:
+                self.log({"event": "room-full", "room": room_tag(room)})
+                full = f"the room already has {config.room_cap} peers"
+                self._send(conn, error_message("room-full", full))
+                self._close(conn, CLOSE_ROOM_FULL, "room full")
+                return
+        else:  # four collisions of 48 random bits: something is wrong with the generator
+            raise RuntimeError("could not draw a free peer id")
+        conn.room, conn.peer = room, peer
+        self._by_peer[(room, peer)] = conn
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "v": PROTOCOL_VERSION,
+            "peer": peer,
+            "peers": [{"peer": m.peer, "hello": m.hello} for m in others],
+            "iceServers": self.ice_servers_for(peer),
+            "limits": {"maxMessageBytes": config.max_message_bytes, "roomCap": config.room_cap,
+                       "idleTimeout": config.idle_timeout},
+        }
+        self._send(conn, _dumps(welcome))
+        await self.store.broadcast(
+            room, _dumps({"type": "peer-joined", "peer": peer, "hello": hello}), exclude=peer
+        )
+        self.log({"event": "join", "room": room_tag(room), "peer": peer,
+                  "peers": len(others) + 1})
+
+    def ice_servers_for(self, peer: str) -> list[dict[str, Any]]:
+        servers = [dict(s) for s in self.config.ice_servers]
+        if self.config.turn_urls and self.config.turn_secret:
+            username, credential = turn_credentials(
+                self.config.turn_secret, peer, self.wall_clock(), self.config.turn_ttl
+            )
+            servers.append({"urls": list(self.config.turn_urls), "username": username,
+                            "credential": credential})
+        return servers
+
+    async def _leave(self, conn: Connection) -> None:
+        if conn.room is None or conn.peer is None:
+            self.log({"event": "disconnect", "joined": False})
+            return
+        room, peer = conn.room, conn.peer
+        if conn.room_closed:
+            self.log({"event": "leave", "room": room_tag(room), "peer": peer,
+                      "relayed": conn.relayed, "peers": 0, "code": conn.close_code})
+            return
+        self._by_peer.pop((room, peer), None)
+        remaining = await self.store.leave(room, peer)
+        if remaining:
+            await self.store.broadcast(room, _dumps({"type": "peer-left", "peer": peer}))
+        self.log({"event": "leave", "room": room_tag(room), "peer": peer,
+                  "relayed": conn.relayed, "peers": len(remaining),
+                  "code": conn.close_code or _int_or_none(conn.ws.close_code)})
+
+
+# --------------------------------------------------------------------------------------------
+# python -m server: options and the application
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The signalling options of `python -m server`."""
+    group = parser.add_argument_group("signalling helper (online rooms)")
+    group.add_argument("--signal-only", action="store_true",
+                       help="serve only the signalling endpoint, not the game's files")
+    group.add_argument("--signal-path", default=DEFAULT_PATH, help="default: %(default)s")
+    group.add_argument(
+        "--allow-origin", action="append", default=None, metavar="ORIGIN",
+        help="also accept pages from ORIGIN (scheme://host[:port]; '*' for any); repeatable. "
+             "Default: $LUDO_SIGNAL_ORIGINS (comma-separated), else the helper's own origin only",
+    )
+    group.add_argument("--room-cap", type=int, default=SignalConfig.room_cap,
+                       help="peers per room (default: %(default)s)")
+    group.add_argument("--idle-timeout", type=float, default=SignalConfig.idle_timeout,
+                       help="seconds without a message before a room is closed "
+                            "(default: %(default)s)")
+    group.add_argument("--ice-servers", type=Path, metavar="FILE",
+                       help="JSON list of RTCIceServer objects handed to every peer")
+    group.add_argument("--turn-url", action="append", default=[], metavar="URL",
+                       help="a coturn url (turn:host:3478) for short-lived REST credentials; "
+                            "the secret comes from $LUDO_TURN_SECRET")
+
+
+def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None) -> SignalConfig:
+    """SignalConfig from add_arguments' options; ValueError with a readable message."""
+    env = dict(os.environ) if env is None else env
+    origins: Sequence[str] = args.allow_origin or [
+        o for o in (env.get("LUDO_SIGNAL_ORIGINS") or "").split(",") if o.strip()
+    ]
+    ice: list[dict[str, Any]] = []
+    if args.ice_servers is not None:
+        try:
+            ice = check_ice_servers(json.loads(args.ice_servers.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"--ice-servers {args.ice_servers}: {exc}") from None
+    return SignalConfig(
+        path=args.signal_path,
+        room_cap=args.room_cap,
+        idle_timeout=args.idle_timeout,
+        allowed_origins=frozenset(origins),
+        ice_servers=tuple(ice),
+        turn_urls=tuple(args.turn_url),
+        turn_secret=env.get("LUDO_TURN_SECRET") or None,
+    )
+
+
+def build_app(
+    root: Path, config: SignalConfig | None = None, signal_only: bool = False, **hub_options: Any
+) -> web.Application:
+    """The served application: static files plus the endpoint, or the endpoint alone."""
+    hub = SignalHub(config, **hub_options)
+    if signal_only:
+        return hub.make_app()
+    app = make_app(root, routes=hub.routes())
+    hub.attach(app)
+    return app
+
+
+def describe(config: SignalConfig, signal_only: bool) -> str:
+    """One line for the start-up log saying where the endpoint is and who may use it."""
+    origins = ", ".join(sorted(config.allowed_origins)) or "none"
+    what = "only the signalling endpoint" if signal_only else "the signalling endpoint"
+    return f"serving {what} at {config.path} (same origin plus: {origins})"
+
+
