@@ -15,15 +15,18 @@ from pyscript.ffi import is_none
 
 from ludo import Action, Choice, IllegalAction
 
-from .. import panel, setup
+from .. import panel, setup, view
 from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
-from .dom import el, expose_hooks, keep, now_ms, number_param, on, query_param
+from .dom import el, expose_hooks, js, keep, now_ms, number_param, on, query_param
+from .gate import DieGate
 from .persist import Persist
 from .screen import Screen, any_shown, show_only
+from .sound import Sound
 
-HANDOVER_MS = 600  # the die ignores input this long after the turn passes (no double rolls)
+HANDOVER_MS = 500  # the die is closed (and looks it) this long after the turn passes
+QUIET_MS = 250  # ...and until presses pause this long: no roll carries over to the next seat
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
@@ -34,14 +37,15 @@ class Controller:
 
     def __init__(self) -> None:
         self.table: Table | None = None
-        self.screen = Screen()
+        self.sound = Sound()
+        self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
         self.picker: list[Choice] = []  # several choices under one click, offered as buttons
         self.persist = Persist(self.step_aside, self.follow)
-        self.die_ready_at = 0.0  # epoch ms before which the die ignores input
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
-        self.handover = min(HANDOVER_MS, auto_delay)
+        self.gate = DieGate(min(HANDOVER_MS, auto_delay), QUIET_MS)
+        self.reopen: Any = None  # the timer that redraws the die when its handover ends
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
@@ -57,6 +61,7 @@ class Controller:
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", form.on_change),
                 ("btn-resume", "click", lambda e: self.go("table")), ("die", "click", self.on_die),
+                ("die", "keydown", self.on_die_key), ("btn-sound", "click", self.on_sound),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
                 ("btn-home", "click", lambda e: self.go("home")),
@@ -69,9 +74,13 @@ class Controller:
         on(window, "hashchange", lambda e: self.route())
         on(window, "pagehide", lambda e: self.save())
         on(window, "storage", self.persist.on_storage)
+        on(window, "resize", lambda e: self.draw())
         window.setInterval(keep(lambda: self.tick()), 250)
         expose_hooks(position=lambda: self.table.position_text() if self.table else "",
-                     legal=lambda: self.table.legal_json() if self.table else [])
+                     legal=lambda: self.table.legal_json() if self.table else [],
+                     taps=lambda x, y: self.screen.pieces_at_point(
+                         float(x), float(y), self.movable()))
+        self.show_sound()
         self.load_saved()
         self.claim()
         el("loading").hidden = True
@@ -94,7 +103,7 @@ class Controller:
         if not isinstance(loaded, tuple):
             return False
         self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
-        self.screen.forget_layout()
+        self.screen.forget_layout(loaded[1], loaded[2])
         return True
 
     def claim(self, reload: bool = False) -> None:
@@ -142,9 +151,12 @@ class Controller:
         self.screen.forget_layout()
         self.save()
         self.go("table")
+        window.scrollTo(0, 0)
         self.screen.announce(f"{self.table.name(self.table.seat_to_act or '')} starts. "
                              f"{self.prompt()}")
         self.schedule()
+        if self.table.local_person_to_act():
+            self.screen.focus(self.table)
 
     def go(self, page: str) -> None:
         """Show a page by changing the address, so Back works as expected."""
@@ -175,18 +187,25 @@ class Controller:
         if t is None or not self.screen.table_shown():
             self.screen.draw_home(t)
             return
-        self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
-                               self.prompt(), t.log)
+        options = self.person_choices()
+        can_roll = any(c.kind == "roll" for c in options)
+        die = "off" if not can_roll else "wait" if self.gate.closed(now_ms()) else "ready"
+        self.screen.draw_table(t, options, self.buttons(), self.selected, self.prompt(), die,
+                               self.picker)
         self.tick()
 
     def person_choices(self) -> list[Choice]:
-        """What the person to act may click now (nothing while something plays by itself)."""
+        """What the person to act may click now (an automatic move too: a click plays it at
+        once; nothing while a computer plays)."""
         t = self.table
         if t is None or self.persist.passive or not self.screen.table_shown() \
-                or not t.local_person_to_act() or self.auto.kind in ("auto", "computer"):
+                or not t.local_person_to_act() or self.auto.kind == "computer":
             return []
         return [c for c in t.choices_for(t.seat_to_act)
                 if self.selected is None or c.value in (None, self.selected)]
+
+    def movable(self) -> list[str]:
+        return [p for c in self.person_choices() for p in c.pieces]
 
     def buttons(self) -> list[Choice]:
         """Choices made with a button: a picker's candidates, or choices with no piece."""
@@ -207,13 +226,17 @@ class Controller:
             return False
         before = t.seat_to_act
         try:
-            t.submit(actor, action, now_ms())
+            events = t.submit(actor, action, now_ms())
         except IllegalAction as exc:
             self.screen.announce(str(exc))
             return False
         self.selected, self.picker = None, []
-        if t.seat_to_act != before:  # a short handover: a double click cannot roll twice
-            self.die_ready_at = now_ms() + self.handover
+        self.screen.happened(before, events)
+        if t.seat_to_act != before:  # the handover: no press carries over to the next seat
+            self.gate.turn_passed(now_ms())
+            self.reopen_die()
+            if t.local_person_to_act():
+                self.sound.vibrate([35])
         self.save()
         self.cancel_pending()
         self.draw()
@@ -232,30 +255,50 @@ class Controller:
         if self.table is not None and self.table.seat_to_act is not None:
             self.act(self.table.seat_to_act, action)
 
-    def play_piece(self, piece: str) -> None:
-        picks = [c for c in self.person_choices() if piece in c.pieces]
-        if len(picks) == 1:
+    def play_pieces(self, pieces: list[str]) -> None:
+        """A tap meant ``pieces``: play their move, or offer a picker when it is ambiguous."""
+        picks = [c for c in self.person_choices() if any(p in c.pieces for p in pieces)]
+        if picks and view.same_outcome(picks, self.screen.places):
             self.act_as_person(picks[0].action)
-        elif picks:  # several moves start from this piece: offer them as buttons
+        elif picks or self.picker:  # several moves under the tap: offer them as buttons
             self.picker = picks
             self.draw()
-            el("choices").querySelector("button").focus()
+            if picks:
+                el("choices").querySelector("button").focus(js({"preventScroll": True}))
+
+    def reopen_die(self) -> None:
+        """Redraw the die when its handover ends (it looks disabled until then)."""
+        if self.reopen is not None:
+            window.clearTimeout(self.reopen)
+        wait = self.gate.open_at - now_ms()
+        self.reopen = None if wait <= 0 else \
+            window.setTimeout(keep(lambda *_: self.draw()), wait + 5)
 
     def on_die(self, event: Any) -> None:
-        if (event.detail or 0) > 1 or now_ms() < self.die_ready_at:
-            return  # the second click of a double click, or the turn has only just passed
-        if any(c.kind == "roll" for c in self.person_choices()):
-            self.act_as_person(Action("roll"))
+        self.sound.wake()
+        if (event.detail or 0) > 1:
+            return  # the second click of a double click
+        if not any(c.kind == "roll" for c in self.person_choices()):
+            return
+        if not self.gate.press(now_ms()) or el("die").dataset.seat != self.table.seat_to_act:
+            self.screen.shake_die()  # the turn has only just passed: it looks disabled
+            self.reopen_die()
+            return
+        self.act_as_person(Action("roll"))
+
+    def on_die_key(self, event: Any) -> None:
+        if event.repeat and str(event.key) in ("Enter", " "):
+            event.preventDefault()  # a held key rolls once, never for the next player
 
     def on_board_click(self, event: Any) -> None:
-        token = event.target.closest(".token.movable")
-        if not is_none(token):
-            self.play_piece(str(token.dataset.piece))
+        self.sound.wake()
+        self.play_pieces(self.screen.pieces_at(event, self.movable()))
 
     def on_board_key(self, event: Any) -> None:
         piece = self.screen.piece_for_key(event)  # arrows move the focus; Enter picks
         if piece is not None:
-            self.play_piece(piece)
+            self.sound.wake()
+            self.play_pieces([piece])
 
     def on_button(self, event: Any) -> None:
         button = event.target.closest("button[data-choice]")
@@ -270,6 +313,15 @@ class Controller:
             self.selected = None if self.selected == value else value
             self.picker = []
             self.draw()
+
+    def on_sound(self, event: Any) -> None:
+        self.sound.toggle()
+        self.show_sound()
+
+    def show_sound(self) -> None:
+        button = el("btn-sound")
+        button.setAttribute("aria-pressed", "true" if self.sound.on else "false")
+        button.textContent = "Sound on" if self.sound.on else "Sound off"
 
     def on_details(self, event: Any) -> None:
         details = el("details")
@@ -291,10 +343,13 @@ class Controller:
             self.draw()  # the die is disabled while something plays by itself
 
     def tick(self) -> None:
-        """Every quarter second: show the clock of the seat to act."""
+        """Every quarter second: show the clock of the seat to act (off the table too, while
+        a person here is to act: their time runs)."""
         t = self.table
         left = None if t is None or t.over else t.seconds_left(now_ms())
-        self.screen.draw_clock(left, self.turn_seconds)
+        away = t.name(t.seat_to_act or "") if t is not None and t.local_person_to_act() \
+            and not self.persist.passive and not self.screen.table_shown() else None
+        self.screen.draw_clock(left, self.turn_seconds, away)
 
     # -- leaving, winning, errors ----------------------------------------------------------
 
