@@ -19,14 +19,12 @@ from .. import panel, setup, view
 from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
-from .dom import el, expose_hooks, js, keep, now_ms, number_param, on, query_param
-from .gate import DieGate
+from .dicebox import DieInput
+from .dom import el, expose_hooks, keep, now_ms, number_param, on, query_param
 from .persist import Persist
 from .screen import Screen, any_shown, show_only
 from .sound import Sound
 
-HANDOVER_MS = 500  # the die is closed (and looks it) this long after the turn passes
-QUIET_MS = 250  # ...and until presses pause this long: no roll carries over to the next seat
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
@@ -44,8 +42,8 @@ class Controller:
         self.persist = Persist(self.step_aside, self.follow)
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
-        self.gate = DieGate(min(HANDOVER_MS, auto_delay), QUIET_MS)
-        self.reopen: Any = None  # the timer that redraws the die when its handover ends
+        self.die = DieInput(auto_delay, self.roller, lambda: self.act_as_person(Action("roll")),
+                            self.draw, self.sound.wake)
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
@@ -60,8 +58,7 @@ class Controller:
         form.fill(self.settings, self.bots)
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", form.on_change),
-                ("btn-resume", "click", lambda e: self.go("table")), ("die", "click", self.on_die),
-                ("die", "keydown", self.on_die_key), ("btn-sound", "click", self.on_sound),
+                ("btn-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
                 ("btn-home", "click", lambda e: self.go("home")),
@@ -80,7 +77,8 @@ class Controller:
                      legal=lambda: self.table.legal_json() if self.table else [],
                      taps=lambda x, y: self.screen.pieces_at_point(
                          float(x), float(y), self.movable()))
-        self.show_sound()
+        self.die.bind()
+        self.sound.bind(el("btn-sound"))
         self.load_saved()
         self.claim()
         el("loading").hidden = True
@@ -109,7 +107,7 @@ class Controller:
     def claim(self, reload: bool = False) -> None:
         """Make this tab the one that plays (clock, computers, input)."""
         if reload:
-            self.cancel_pending()
+            self.auto.cancel()
             self.load_saved()
         self.persist.claim()
         if reload:
@@ -117,7 +115,7 @@ class Controller:
             self.schedule()
 
     def step_aside(self) -> None:
-        self.cancel_pending()
+        self.auto.cancel()
         self.draw()
 
     def follow(self) -> None:
@@ -145,7 +143,7 @@ class Controller:
     def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
         """A fresh game; the seed (who starts, every die) comes from the OS's randomness."""
-        self.cancel_pending()
+        self.auto.cancel()
         self.table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
                                turn_seconds=self.turn_seconds)
         self.screen.forget_layout()
@@ -163,10 +161,9 @@ class Controller:
         if self.table is not None and page in ("table", "home"):
             self.table.session.screen = page
             self.save()
-        if window.location.hash == f"#{page}":
-            self.route()
-        else:
-            window.location.hash = page
+        if window.location.hash != f"#{page}":  # Back returns (a hashchange routes it)
+            window.history.pushState(None, "", f"#{page}")
+        self.route()
 
     def route(self) -> None:
         page = str(window.location.hash or "#home")[1:]
@@ -187,11 +184,8 @@ class Controller:
         if t is None or not self.screen.table_shown():
             self.screen.draw_home(t)
             return
-        options = self.person_choices()
-        can_roll = any(c.kind == "roll" for c in options)
-        die = "off" if not can_roll else "wait" if self.gate.closed(now_ms()) else "ready"
-        self.screen.draw_table(t, options, self.buttons(), self.selected, self.prompt(), die,
-                               self.picker)
+        self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
+                               self.prompt(), self.die.state(), self.picker)
         self.tick()
 
     def person_choices(self) -> list[Choice]:
@@ -206,6 +200,11 @@ class Controller:
 
     def movable(self) -> list[str]:
         return [p for c in self.person_choices() for p in c.pieces]
+
+    def roller(self) -> str | None:
+        """The seat a press of the die rolls for now, if any."""
+        roll = any(c.kind == "roll" for c in self.person_choices())
+        return self.table.seat_to_act if roll and self.table is not None else None
 
     def buttons(self) -> list[Choice]:
         """Choices made with a button: a picker's candidates, or choices with no piece."""
@@ -233,12 +232,11 @@ class Controller:
         self.selected, self.picker = None, []
         self.screen.happened(before, events)
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
-            self.gate.turn_passed(now_ms())
-            self.reopen_die()
+            self.die.turn_passed()
             if t.local_person_to_act():
                 self.sound.vibrate([35])
         self.save()
-        self.cancel_pending()
+        self.auto.cancel()
         self.draw()
         # rolls, moves, captures, unlocks and turn changes, then what to do next
         self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
@@ -257,47 +255,21 @@ class Controller:
 
     def play_pieces(self, pieces: list[str]) -> None:
         """A tap meant ``pieces``: play their move, or offer a picker when it is ambiguous."""
+        self.sound.wake()
         picks = [c for c in self.person_choices() if any(p in c.pieces for p in pieces)]
         if picks and view.same_outcome(picks, self.screen.places):
             self.act_as_person(picks[0].action)
         elif picks or self.picker:  # several moves under the tap: offer them as buttons
             self.picker = picks
             self.draw()
-            if picks:
-                el("choices").querySelector("button").focus(js({"preventScroll": True}))
-
-    def reopen_die(self) -> None:
-        """Redraw the die when its handover ends (it looks disabled until then)."""
-        if self.reopen is not None:
-            window.clearTimeout(self.reopen)
-        wait = self.gate.open_at - now_ms()
-        self.reopen = None if wait <= 0 else \
-            window.setTimeout(keep(lambda *_: self.draw()), wait + 5)
-
-    def on_die(self, event: Any) -> None:
-        self.sound.wake()
-        if (event.detail or 0) > 1:
-            return  # the second click of a double click
-        if not any(c.kind == "roll" for c in self.person_choices()):
-            return
-        if not self.gate.press(now_ms()) or el("die").dataset.seat != self.table.seat_to_act:
-            self.screen.shake_die()  # the turn has only just passed: it looks disabled
-            self.reopen_die()
-            return
-        self.act_as_person(Action("roll"))
-
-    def on_die_key(self, event: Any) -> None:
-        if event.repeat and str(event.key) in ("Enter", " "):
-            event.preventDefault()  # a held key rolls once, never for the next player
+            self.screen.focus_first("#choices button")
 
     def on_board_click(self, event: Any) -> None:
-        self.sound.wake()
         self.play_pieces(self.screen.pieces_at(event, self.movable()))
 
     def on_board_key(self, event: Any) -> None:
         piece = self.screen.piece_for_key(event)  # arrows move the focus; Enter picks
         if piece is not None:
-            self.sound.wake()
             self.play_pieces([piece])
 
     def on_button(self, event: Any) -> None:
@@ -314,15 +286,6 @@ class Controller:
             self.picker = []
             self.draw()
 
-    def on_sound(self, event: Any) -> None:
-        self.sound.toggle()
-        self.show_sound()
-
-    def show_sound(self) -> None:
-        button = el("btn-sound")
-        button.setAttribute("aria-pressed", "true" if self.sound.on else "false")
-        button.textContent = "Sound on" if self.sound.on else "Sound off"
-
     def on_details(self, event: Any) -> None:
         details = el("details")
         details.hidden = not details.hidden
@@ -330,9 +293,6 @@ class Controller:
         self.draw()
 
     # -- automatic moves, computers and the clock -------------------------------------------
-
-    def cancel_pending(self) -> None:
-        self.auto.cancel()
 
     def schedule(self) -> None:
         """Set one timer for the next automatic action the table says is due."""
@@ -354,11 +314,8 @@ class Controller:
     # -- leaving, winning, errors ----------------------------------------------------------
 
     def on_quit(self, event: Any) -> None:
-        t = self.table
-        if t is None or t.over:
-            return
-        seats = t.quitters()
-        self.screen.show_quit(t, seats, t.seat_to_act if t.seat_to_act in seats else seats[0])
+        if self.table is not None and not self.table.over:
+            self.screen.show_quit(self.table)
 
     def on_quit_closed(self, event: Any) -> None:
         t = self.table

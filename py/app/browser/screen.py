@@ -304,11 +304,10 @@ class Screen:
             first.focus(keep)
 
     @staticmethod
-    def shake_die() -> None:
-        """A press on a die that is not taking input: it shakes (it also looks disabled)."""
-        el("die").animate(js([{"transform": "translateX(0)"}, {"transform": "translateX(-4px)"},
-                              {"transform": "translateX(4px)"}, {"transform": "translateX(0)"}]),
-                          js({"duration": 180}))
+    def focus_first(selector: str) -> None:
+        first = document.querySelector(selector)
+        if not is_none(first):
+            first.focus(js({"preventScroll": True}))
 
     @staticmethod
     def piece_for_key(event: Any) -> str | None:
@@ -328,7 +327,10 @@ class Screen:
         return None
 
     @staticmethod
-    def show_quit(table: Table, seats: Sequence[str], default: str) -> None:
+    def show_quit(table: Table) -> None:
+        """Who may leave: the local people's seats (the one to act first); one is named."""
+        seats = table.quitters()
+        default = table.seat_to_act if table.seat_to_act in seats else seats[0]
         el("quit-seat").innerHTML = panel.quit_options_html(table, seats, default)
         one = len(seats) == 1
         el("quit-seat-row").hidden = one

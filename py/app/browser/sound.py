@@ -17,7 +17,7 @@ from typing import Any
 from pyscript import window
 
 from . import storage
-from .dom import js
+from .dom import js, on
 
 SOUND_KEY = "courtyard-ludo/sound"
 
@@ -28,12 +28,20 @@ class Sound:
         self.ctx: Any = None
         self.random = random.Random()
 
-    def toggle(self) -> bool:
-        self.on = not self.on
-        storage.put(SOUND_KEY, "on" if self.on else "off")
-        if self.on:
+    def bind(self, button: Any) -> None:
+        """The switch: pressed means on; it says which, and is remembered."""
+        def show() -> None:
+            button.setAttribute("aria-pressed", "true" if self.on else "false")
+            button.textContent = "Sound on" if self.on else "Sound off"
+
+        def toggle(event: Any) -> None:
+            self.on = not self.on
+            storage.put(SOUND_KEY, "on" if self.on else "off")
             self.wake()
-        return self.on
+            show()
+
+        on(button, "click", toggle)
+        show()
 
     def wake(self) -> None:
         """Called from a press: make (or resume) the audio context while the browser allows."""
