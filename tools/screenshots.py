@@ -34,7 +34,7 @@ NAMES = {"red": "Ada", "green": LONG_NAME, "yellow": "Bo"}
 PLAYERS = {"blue": "medium"}
 
 
-def demo_session(seed: int = 7, moves: int = 60) -> Session:
+def demo_session(seed: int = 7, moves: int = 60, seconds_left: float = 23.4) -> Session:
     """A four-seat Courtyard game played by first-choice moves until, after at least
     ``moves`` actions, a person has a choice of moves (tokens out, one lane unlocked)."""
     seats = ("red", "green", "yellow", "blue")
@@ -50,11 +50,12 @@ def demo_session(seed: int = 7, moves: int = 60) -> Session:
     else:
         raise RuntimeError("no position with a choice came up")
     return Session(record=record, names=dict(NAMES), players=dict(PLAYERS), timer=True,
-                   deadline=time.time() * 1000 + 3_600_000, screen="table")
+                   deadline=time.time() * 1000 + seconds_left * 1000, screen="table")
 
 
-def shoot(browser: Browser, url: str, out: Path, width: int, height: int, scheme: str,
-          save: str) -> list[Path]:
+def shoot(browser: Browser, url: str, out: Path, width: int, height: int,
+          scheme: str) -> list[Path]:
+    save = encode(demo_session())  # its clock starts now
     context = browser.new_context(viewport={"width": width, "height": height},
                                   color_scheme=scheme, reduced_motion="reduce",
                                   device_scale_factor=1)
@@ -95,14 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     sizes = SIZES if not args.sizes else tuple(
         tuple(int(n) for n in s.split("x")) for s in args.sizes.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
-    save = encode(demo_session())
     with running_server(ROOT) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable(),
                                              args=list(CHROMIUM_ARGS))
         try:
             for width, height in sizes:
                 for scheme in args.schemes.split(","):
-                    for path in shoot(browser, url, args.out, width, height, scheme, save):
+                    for path in shoot(browser, url, args.out, width, height, scheme):
                         print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
         finally:
             browser.close()

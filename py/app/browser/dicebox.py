@@ -61,11 +61,17 @@ class DieInput:
         seat = self.roller()
         if seat is None:
             return
-        if not self.gate.press(now_ms()) or str(el("die").dataset.seat) != seat:
-            shake(el("die"))  # the turn has only just passed, and the die looks disabled
-            self.reopen()
+        die = el("die")
+        # a roll must be meant for the seat the die shows, and the die must show it ready
+        shown = die.classList.contains("ready") and str(die.dataset.seat) == seat
+        if self.gate.press(now_ms()) and shown:
+            self.roll()
             return
-        self.roll()
+        shake(die)  # the turn has only just passed, and the die looks disabled
+        if self.gate.closed(now_ms()):
+            self.reopen()
+        else:
+            self.redraw()  # its handover is over: show it ready (this press was not seen so)
 
     @staticmethod
     def on_key(event: Any) -> None:

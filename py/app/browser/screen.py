@@ -274,7 +274,7 @@ class Screen:
         shown = int(seconds_left + 0.999)
         low = seconds_left <= LOW_SECONDS
         el("timer-text").textContent = f"{shown} s"
-        el("timer-fill").style.width = f"{100 * seconds_left / turn_seconds:.1f}%"
+        el("timer-fill").style.width = f"{min(100.0, 100 * seconds_left / turn_seconds):.1f}%"
         box.classList.toggle("low", low)
         box.setAttribute("aria-label", f"{shown} seconds left for this roll")
         clock = document.querySelector(".pod.current .pod-clock")
