@@ -76,7 +76,7 @@ def shoot(browser: Browser, url: str, out: Path, width: int, height: int,
                 page.wait_for_timeout(100)
                 page.evaluate("window.scrollTo(0, 0)")
             if name == "log":
-                page.locator("#details").scroll_into_view_if_needed()
+                page.evaluate("document.getElementById('log').scrollIntoView({block: 'center'})")
             path = out / f"{stem}-{name}.png"
             page.screenshot(path=str(path))
             written.append(path)

@@ -192,20 +192,35 @@ def log_groups(history: History) -> list[tuple[str | None, list[Mapping[str, Any
     return groups
 
 
-def log_html(table: Table, history: History, first: str = "", limit: int = 150) -> str:
-    """The move log, newest turn first: who, the rolls as dice, then what happened."""
+def log_item(table: Table, seat: str | None, events: Sequence[Mapping[str, Any]]) -> str:
+    """One turn of the move log: who, the rolls as dice, then what happened ("" if nothing)."""
+    rolls = "".join(mini_die(e.get("value"), f"rolled {e.get('value')}")
+                    for e in events if e.get("type") == "rolled")
+    told = [text for e in events if e.get("type") not in ("rolled", "turn")
+            for text in table.narrate([dict(e)])]
+    if not rolls and not told:
+        return ""
+    who = badge(table, seat) if seat else ""
+    return (f'<li class="log-turn"><span class="log-who">{who}</span>'
+            f'<span class="log-rolls">{rolls}</span>'
+            f'<span class="log-text">{escape(" ".join(told))}</span></li>')
+
+
+def log_html(table: Table, history: History, first: str = "", limit: int = 150,
+             cache: dict[tuple[int, int], str] | None = None) -> str:
+    """The move log, newest turn first. ``cache`` keeps turns already told (a turn is told
+    again only when it has grown), so a long game's log costs little to redraw."""
+    groups = log_groups(history)
     items = []
-    for seat, events in reversed(log_groups(history)[-limit:]):
-        rolls = "".join(mini_die(e.get("value"), f"rolled {e.get('value')}")
-                        for e in events if e.get("type") == "rolled")
-        told = [text for e in events if e.get("type") not in ("rolled", "turn")
-                for text in table.narrate([dict(e)])]
-        if not rolls and not told:
-            continue
-        who = badge(table, seat) if seat else ""
-        items.append(f'<li class="log-turn"><span class="log-who">{who}</span>'
-                     f'<span class="log-rolls">{rolls}</span>'
-                     f'<span class="log-text">{escape(" ".join(told))}</span></li>')
+    for index in range(len(groups) - 1, max(-1, len(groups) - 1 - limit), -1):
+        seat, events = groups[index]
+        key = (index, len(events))
+        item = cache.get(key) if cache is not None else None
+        if item is None:
+            item = log_item(table, seat, events)
+            if cache is not None:
+                cache[key] = item
+        items.append(item)
     if first:
         items.append(f'<li class="log-turn log-start">{escape(first)}</li>')
     return "".join(items)

@@ -262,3 +262,20 @@ def test_hop_frames_are_plain_numbers() -> None:
         numbers = [float(n) for n in frame["transform"].replace("translate(", "")
                    .replace("px", "").replace(") scale(", ",").rstrip(")").split(",")]
         assert all(math.isfinite(n) for n in numbers)
+
+
+def test_the_move_log_tells_a_finished_turn_once() -> None:
+    table, history = _played_table()
+    cache: dict = {}
+    plain = panel.log_html(table, history, "New game.")
+    assert panel.log_html(table, history, "New game.", cache=cache) == plain
+    oldest = min(cache)
+    cache[oldest] = "<li>kept</li>"
+    assert panel.log_html(table, history, "New game.", cache=cache).endswith(
+        "<li>kept</li><li class=\"log-turn log-start\">New game.</li>")
+    # a turn that grows is told again
+    cache = {}
+    panel.log_html(table, history, cache=cache)
+    seat, _ = history[-1]
+    longer = history + [(seat, [{"type": "rolled", "seat": seat, "value": 4}])]
+    assert panel.log_html(table, longer, cache=cache) == panel.log_html(table, longer)

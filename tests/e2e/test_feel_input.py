@@ -205,3 +205,66 @@ def test_clicking_the_token_of_an_automatic_move_plays_it_at_once(browser: Brows
         assert time.monotonic() - started < 2.0
     finally:
         page.context.close()
+
+
+def _neighbours_ahead() -> str:
+    """A saved game in which red, a person, may move either of two tokens on neighbouring
+    squares, to different places."""
+    from app.savegame import Session, encode
+    from ludo import Action, Record, distinct_moves, new_game, play, scene
+
+    for seed in range(1, 400):
+        state = new_game("courtyard", ("red", "yellow"), seed)
+        record = Record("courtyard", state.seats, seed)
+        for count in range(400):
+            if state.phase == "over":
+                break
+            if state.phase == "move" and state.turn == "red" and len(distinct_moves(state)) > 1:
+                cells = {c.id: c for c in scene(state).board.cells}
+                where = {p.id: cells[s.place] for s in scene(state).stacks for p in s.pieces}
+                tokens = [where[f"red-{m.token}"] for m in distinct_moves(state)]
+                if any(a.kind != "yard" and b.kind != "yard" and a.id != b.id
+                       and max(abs(a.x - b.x), abs(a.y - b.y)) == 1
+                       for a in tokens for b in tokens):
+                    return encode(Session(record=record, timer=False, screen="table"))
+            action = Action("roll") if state.phase == "roll" else \
+                distinct_moves(state)[(seed + count) % len(distinct_moves(state))]
+            record, state, _ = play(record, state, action)
+    raise AssertionError("no such position came up")
+
+
+def test_a_tap_between_two_tokens_offers_a_picker(browser: Browser, server_url: str) -> None:
+    save = _neighbours_ahead()
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 740})
+    context.add_init_script(
+        f"if (!sessionStorage.getItem('p')) {{ sessionStorage.setItem('p', '1');"
+        f" localStorage.setItem({SAVE_KEY!r}, {save!r}); }}")
+    page = context.new_page()
+    try:
+        page.goto(server_url + "?auto_delay=0#table")
+        page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
+        page.wait_for_selector("#board .token.movable")
+        # a point between two movable tokens on neighbouring squares, off both discs
+        point = page.evaluate("""() => {
+          const boxes = [...document.querySelectorAll('#board .token.movable .rim')]
+            .map(e => e.getBoundingClientRect());
+          for (const a of boxes) for (const b of boxes) {
+            const x = (a.x + a.width / 2 + b.x + b.width / 2) / 2;
+            const y = (a.y + a.height / 2 + b.y + b.height / 2) / 2;
+            if (a !== b && JSON.parse(window.ludo.taps(x, y)).length === 2) return [x, y];
+          }
+          return null; }""")
+        assert point is not None
+        before = page.evaluate("window.ludo.position()")
+        page.mouse.click(*point)
+        buttons = page.locator("#choices button")
+        assert buttons.count() == 2
+        assert page.evaluate("window.ludo.position()") == before  # nothing played yet
+        assert page.locator("#board .token.selected").count() == 2
+        assert page.evaluate("document.activeElement.dataset.choice") == "0"
+        assert "token" in buttons.first.inner_text() and "moves to" in buttons.first.inner_text()
+        buttons.nth(1).click()
+        assert page.evaluate("window.ludo.position()") != before
+        assert page.locator("#choices button").count() == 0
+    finally:
+        context.close()

@@ -40,6 +40,7 @@ class Screen:
         self.hit = view.CELL / 2
         self.corners: dict[str, str] = {}
         self.history: list[tuple[str | None, list[dict[str, Any]]]] = []
+        self.told: dict[tuple[int, int], str] = {}  # the move log's turns, as markup
         self.last: tuple[str, ...] = ()  # the last move's path
         self.motion: list[dict[str, Any]] = []  # events not yet shown moving
         self.rolled = False  # a roll not yet shown tumbling
@@ -55,6 +56,7 @@ class Screen:
         """A new or reloaded game: nothing to animate; the log rebuilt from its actions."""
         self.layout, self.places, self.motion, self.rolled = {}, {}, [], False
         self.history = [(to_act(s), list(e)) for s, e in zip(states, events, strict=False)]
+        self.told = {}
         self.last = ()
         for _, caused in reversed(self.history):
             paths = [e["path"] for e in caused if "path" in e]
@@ -208,7 +210,8 @@ class Screen:
         if not el("details").hidden:
             el("details-seats").innerHTML = panel.details_seats_html(table, scene)
             el("details-rules").innerHTML = panel.rules_html(table, scene)
-            self._write("log", panel.log_html(table, self.history, f"New {table.title} game."))
+            self._write("log", panel.log_html(table, self.history, f"New {table.title} game.",
+                                              cache=self.told))
 
     def draw_pods(self, table: Table, scene: Scene) -> None:
         """Each seat's box at its corner; the seat to act's glows in its colour."""
