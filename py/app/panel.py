@@ -96,7 +96,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return "Tap the die, or focus it and press Enter or Space."
     rolled = ", ".join(d.label for d in scene.dice if d.state in ("rolled", "playable"))
     if waiting or table.auto() is not None:
-        return f"You rolled {rolled}: the only move plays by itself."
+        return f"You rolled {rolled}: the only move plays by itself (or tap its token)."
     if any(c.pieces for c in options):
         return f"You rolled {rolled}: choose a glowing token (arrow keys, then Enter)."
     return "Choose one of the moves below." if options else ""
