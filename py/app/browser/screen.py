@@ -129,8 +129,9 @@ class Screen:
             old = self.layout.get(piece)
             if piece in paths or old is None or (abs(old[0] - x) + abs(old[1] - y)) < 0.5:
                 continue
-            frames = [{"transform": f"translate({old[0] - x:.1f}px, {old[1] - y:.1f}px)"},
-                      {"transform": "translate(0px, 0px)"}]
+            frames: list[dict[str, Any]] = [
+                {"transform": f"translate({old[0] - x:.1f}px, {old[1] - y:.1f}px)"},
+                {"transform": "translate(0px, 0px)"}]
             if places.get(piece) != self.places.get(piece):  # sent back by a capture
                 knocked += 1
                 frames.insert(1, {"transform": f"translate({(old[0] - x) * 0.9:.1f}px, "
