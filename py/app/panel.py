@@ -122,10 +122,12 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     computer's level or the first fact; the running clock replaces it while the seat acts)."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
+    team = f"team {seat.team}" if seat is not None and seat.team else ""
     if seat is not None and seat.status != "playing":
-        sub = seat.status
+        sub = " · ".join(x for x in (seat.status, team) if x)
     else:
-        sub = " · ".join(x for x in (label, seat.facts[0] if seat and seat.facts else "") if x)
+        sub = " · ".join(x for x in (label, team, seat.facts[0] if seat and seat.facts else "")
+                         if x)
     return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
             f'<span class="pod-text"><span class="pod-name">'
             f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
