@@ -11,8 +11,9 @@ does a symbolic link that leads anywhere else. A path the disk cannot even look 
 undecodable) is simply not part of the site: 404, never 500.
 
 Every response, errors and redirects included, carries the security headers of
-`SECURITY_HEADERS` (a Content-Security-Policy that lets PyScript compile Pyodide's WebAssembly
-and nothing run that the site did not serve itself; no framing; no Referer; no MIME sniffing) and
+`SECURITY_HEADERS` (a Content-Security-Policy that lets PyScript boot, eval and WebAssembly
+included, but loads scripts from this origin only and runs no inline script or event-handler
+attribute but the page's own scripts; no framing; no Referer; no MIME sniffing) and
 a `Server` header without versions. An HTML page's policy also allows its own inline scripts by
 their SHA-256 hashes, computed when the page is read, so editing such a script needs no change
 here.
@@ -98,19 +99,23 @@ MAX_CACHED_SIZE = 64 * 1024 * 1024  # bigger files are read from disk each time,
 WARM_GLOBS = ("vendor/pyodide/*", "vendor/pyscript/*.js")
 
 # The Content-Security-Policy, directive by directive. PyScript needs no more than this:
-# - script-src 'self' 'wasm-unsafe-eval': modules from this origin, and compiling Pyodide's
-#   WebAssembly (Chromium refuses WebAssembly.compile under a policy without it). No
-#   'unsafe-eval': PyScript and the Pyodide main module never call eval() or new Function()
-#   (Emscripten's eval paths are for loading shared-library wheels, which this site has none of).
-#   Python code reaches the browser as files the interpreter fetches, which is connect-src.
+# - script-src: modules from this origin only, and no inline script but the page's own (by
+#   hash, see content_security_policy). 'unsafe-eval' because PyScript 0.7 builds functions
+#   from strings while it boots (its hook chains, `Function("return(w,x)=>...")`) and refuses
+#   to start without it; 'wasm-unsafe-eval' names the WebAssembly compile of Pyodide itself,
+#   which 'unsafe-eval' also allows. What the policy still stops is what matters against
+#   injected markup: inline scripts, event-handler attributes, javascript: URLs and scripts
+#   from any other origin. Python code reaches the interpreter as files it fetches
+#   (connect-src), which only this origin may serve.
 # - style-src 'self': the app's and PyScript's stylesheets; scripts set element.style through the
 #   CSSOM, which the policy does not restrict.
-# - img-src data:: the board and icons are same-origin; PyScript and pages use data: URLs.
+# - img-src data: blob:: the board and icons are same-origin; pages use data: URLs for icons.
 # - connect-src 'self': fetches of pyscript.toml, py/ files and the runtime; 'self' also covers a
 #   WebSocket to this same host and port in current browsers (CSP Level 3).
+# - frame-ancestors 'none': no other page may frame the game (clickjacking).
 CSP_DIRECTIVES: tuple[tuple[str, str], ...] = (
     ("default-src", "'self'"),
-    ("script-src", "'self' 'wasm-unsafe-eval'"),
+    ("script-src", "'self' 'unsafe-eval' 'wasm-unsafe-eval'"),
     ("style-src", "'self'"),
     ("img-src", "'self' data: blob:"),
     ("font-src", "'self'"),
