@@ -138,6 +138,21 @@ def test_the_allow_list_is_what_dist_ships(repo_like: Path, tmp_path: Path) -> N
     assert copied == shipped
 
 
+def test_dist_copies_no_link_out_of_the_site(repo_like: Path, tmp_path: Path) -> None:
+    """`make dist` followed links blindly: css/x -> ../.git put the repository's .git in dist/."""
+    (repo_like / "css" / "x").symlink_to("../.git")
+    (repo_like / "py" / "make").symlink_to("../Makefile")
+    (repo_like / "css" / "alias.css").symlink_to("app.css")
+    (repo_like / "vendor" / "pyodide" / "pyodide.mjs").write_text("export {};\n")
+    (repo_like / "index.html").write_text("<!doctype html><title>Ludo</title>")
+    (repo_like / "pyscript.toml").write_text("")
+    dist = tmp_path / "dist"
+    build_dist.build(repo_like, dist)
+    assert (dist / "css" / "alias.css").read_text() == "contents of css/app.css\n"
+    assert not (dist / "css" / "x").exists()
+    assert not (dist / "py" / "make").exists()
+
+
 def test_new_files_of_the_site_are_served_without_a_restart(repo_like: Path) -> None:
     async def test(client: TestClient) -> None:
         assert (await client.get("/py/app/online.py")).status == 404
