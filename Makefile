@@ -1,8 +1,10 @@
 # Courtyard Ludo. User-facing targets:
 #   make serve   install what is needed, then serve the game at http://127.0.0.1:8000/
 #   make test    install test dependencies (and Debian's chromium if missing), lint, run all tests
+#                and list the slowest ones
 #   make dist    write dist/, a self-contained static copy of the site
-#   make bench   boot-time (and other) benchmarks in bench/
+#   make bench   boot-time (and other) benchmarks in bench/ (installs requirements-bench.txt too)
+# HOST and PORT choose where `make serve` listens, e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
 # Each of serve, test, dist and bench first renders icons/*.png from icons/icon.svg and writes
 # sw.js (the service worker with its precache list); both are build output, not committed.
 # Every install step leaves a stamp file inside the tree it fills (.venv, node_modules, vendor),
@@ -19,6 +21,7 @@ PIP := $(VPY) -m pip --disable-pip-version-check
 
 REQ_STAMP := $(VENV)/.requirements.stamp
 TEST_STAMP := $(VENV)/.requirements-test.stamp
+BENCH_STAMP := $(VENV)/.requirements-bench.stamp
 NPM_STAMP := node_modules/.npm-ci.stamp
 VENDOR_STAMP := vendor/.vendored.stamp
 
@@ -27,19 +30,24 @@ VENDOR_STAMP := vendor/.vendored.stamp
 serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 	$(VPY) -m server
 
+# -n 2: two pytest-xdist workers, each with its own server and Chromium (tests/e2e/conftest.py's
+# session fixtures are per worker). --durations lists the slowest tests after the summary.
+# `make test PYTEST_ARGS=` runs the suite in one process, as a plain `pytest` does.
+PYTEST_ARGS ?= -n 2 --durations=15
+
 # pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
 # committed file matches py/, and regenerating first would hide exactly that drift.
 test: $(TEST_STAMP) $(VENDOR_STAMP) chromium icons sw
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
-	$(VPY) -m pytest
+	$(VPY) -m pytest $(PYTEST_ARGS)
 
 # build_dist.py writes dist/sw.js itself, from the files it copied.
 dist: $(VENDOR_STAMP) pyscript-toml icons
 	$(PYTHON) tools/build_dist.py
 
 # Every bench/*.py script is a benchmark; boot.py starts its own server and browser.
-bench: $(TEST_STAMP) $(VENDOR_STAMP) pyscript-toml chromium icons sw
+bench: $(BENCH_STAMP) $(VENDOR_STAMP) pyscript-toml chromium icons sw
 	for script in bench/*.py; do echo "== $$script"; $(VPY) "$$script"; done
 
 $(VPY):
@@ -53,6 +61,11 @@ $(REQ_STAMP): requirements.txt pyproject.toml | $(VPY)
 
 $(TEST_STAMP): requirements-test.txt $(REQ_STAMP)
 	$(PIP) install --quiet -r requirements-test.txt
+	touch $@
+
+# Only the benchmarks need ludopy and its numpy and opencv (about 260 MB): not `make test`.
+$(BENCH_STAMP): requirements-bench.txt $(TEST_STAMP)
+	$(PIP) install --quiet -r requirements-bench.txt
 	touch $@
 
 # Install scripts are not needed: the packages ship their files ready-made.

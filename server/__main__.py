@@ -5,6 +5,11 @@ the log line gives the one actually bound, which is how tests and the benchmark 
 LUDO_ROOT (or --root) selects the directory to serve, e.g. `dist` after `make dist`.
 The signalling helper for online rooms is served at /signal beside the files; `--signal-only`
 serves it alone (server/signal.py, docs/online.md).
+
+A HOST other than this machine's own loopback (127.0.0.1, ::1, localhost) makes the game
+reachable from other machines, which is said on start-up. Anything that keeps the server from
+starting (a PORT that is no port, a port in use, a host that does not resolve) ends it with one
+line on stderr and exit status 2 (bad setting) or 1 (could not listen), never a traceback.
 """
 
 from __future__ import annotations
@@ -12,31 +17,49 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
+import ipaddress
 import logging
 import os
+import socket
 import sys
 from pathlib import Path
 
 from aiohttp import web
 
 from server import signal as signalling
-from server.app import bind_address, default_root, make_app
+from server.app import AddressError, bind_address, default_root, make_app, parse_port
+
+PROG = "python -m server"
+
+
+class ListenError(Exception):
+    """The server could not listen; the message is one line for the person who started it."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    host, port = bind_address()
-    parser = argparse.ArgumentParser(prog="python -m server", description="Serve Courtyard Ludo.")
+    """Command-line options over HOST, PORT and LUDO_ROOT. Raises AddressError for a bad port."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Serve Courtyard Ludo.")
     parser.add_argument(
         "--root",
         type=Path,
-        default=Path(os.environ.get("LUDO_ROOT") or default_root()),
+        default=None,
         help="directory to serve (default: $LUDO_ROOT or the repository root)",
     )
-    parser.add_argument("--host", default=host, help="default: $HOST or 127.0.0.1")
-    parser.add_argument("--port", type=int, default=port, help="default: $PORT or 8000")
+    parser.add_argument("--host", default=None, help="default: $HOST or 127.0.0.1")
+    parser.add_argument("--port", default=None, help="default: $PORT or 8000 (0: any free port)")
     parser.add_argument("--access-log", action="store_true", help="log every request")
     signalling.add_arguments(parser)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.root is None:
+        args.root = Path(os.environ.get("LUDO_ROOT") or default_root())
+    if args.host is None or args.port is None:
+        host, port = bind_address()  # only read when needed: --port fixes a bad $PORT
+        args.host = host if args.host is None else args.host
+        args.port = port if args.port is None else args.port
+    if isinstance(args.port, str):
+        args.port = parse_port(args.port, "--port")
+    return args
 
 
 def display_url(host: str, port: int) -> str:
@@ -47,44 +70,107 @@ def display_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
+def is_local_only(host: str) -> bool:
+    """Whether listening on `host` keeps the server to this machine (a loopback address)."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # another name: it may well resolve to a network interface
+
+
+def listen_error(host: str, port: int, error: OSError) -> ListenError:
+    where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    if isinstance(error, socket.gaierror):
+        return ListenError(
+            f"cannot listen on HOST={host!r}: the name does not resolve ({error.strerror})"
+        )
+    if error.errno == errno.EADDRINUSE:
+        return ListenError(
+            f"port {port} on {host} is already in use: stop what is using it, or set PORT to"
+            " another port (PORT=0 picks a free one)"
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        return ListenError(f"cannot listen on {where}: {host} is not an address of this machine")
+    if error.errno == errno.EACCES:
+        return ListenError(
+            f"cannot listen on {where}: permission denied (ports below 1024 need root)"
+        )
+    return ListenError(f"cannot listen on {where}: {error.strerror or error}")
+
+
 async def serve(
-    root: Path, host: str, port: int, access_log: bool = False, app: web.Application | None = None
+    root: Path,
+    host: str,
+    port: int,
+    access_log: bool = False,
+    app: web.Application | None = None,
+    note: str = "",
 ) -> None:
+    """Serve until interrupted; the first line printed gives the address (tests read it)."""
     app = make_app(root) if app is None else app  # an Application with no keys is falsy
     runner = web.AppRunner(
-        app, access_log=logging.getLogger("aiohttp.access") if access_log else None
+        app,
+        access_log=logging.getLogger("aiohttp.access") if access_log else None,
     )
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound_port = runner.addresses[0][1]
-    print(
-        f"Courtyard Ludo is being served at {display_url(host, bound_port)} (root: {root})",
-        flush=True,
-    )
     try:
+        site = web.TCPSite(runner, host, port)
+        try:
+            await site.start()
+        except OSError as error:
+            raise listen_error(host, port, error) from None
+        bound_port = runner.addresses[0][1]
+        print(
+            f"Courtyard Ludo is being served at {display_url(host, bound_port)} (root: {root})",
+            flush=True,
+        )
+        if not is_local_only(host):
+            print(
+                f"Note: HOST={host} makes the game reachable from other machines on your network;"
+                " HOST=127.0.0.1 keeps it on this one.",
+                flush=True,
+            )
+        if note:
+            print(note, flush=True)
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    root = args.root.resolve()
-    if not root.is_dir():
-        print(f"python -m server: {root} is not a directory", file=sys.stderr)
+    try:
+        args = parse_args(argv)
+    except AddressError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
+    try:
+        root = args.root.resolve()
+        is_dir = root.is_dir()
+    except (OSError, RuntimeError):  # a name too long, a symlink loop
+        is_dir = False
+        root = args.root
+    if not is_dir:
+        print(f"{PROG}: {str(root)[:200]!s} is not a directory", file=sys.stderr)
         return 2
     try:
         config = signalling.config_from_args(args)
     except ValueError as exc:
-        print(f"python -m server: {exc}", file=sys.stderr)
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     app = signalling.build_app(root, config, args.signal_only)
-    print(signalling.describe(config, args.signal_only), flush=True)
     if args.access_log:
         logging.basicConfig(level=logging.INFO, format="%(message)s")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(root, args.host, args.port, args.access_log, app))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(
+                serve(root, args.host, args.port, args.access_log, app,
+                      signalling.describe(config, args.signal_only))
+            )
+    except ListenError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

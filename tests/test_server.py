@@ -1,4 +1,8 @@
-"""The static server: types, compression, caching headers, and what it refuses to serve."""
+"""The static server: types, compression, caching headers, and what it refuses to serve.
+
+More in tests/test_server_hygiene.py (security headers, the allow-list, long paths, start-up
+errors) and tests/test_server_fuzz.py (hostile requests, no 500 and no traceback).
+"""
 
 from __future__ import annotations
 
@@ -26,10 +30,11 @@ WASM = b"\0asm\x01\0\0\0" + bytes(range(256)) * 400
 def site(tmp_path: Path) -> Path:
     root = tmp_path / "site"
     (root / "vendor" / "pyodide").mkdir(parents=True)
+    (root / "vendor" / "pyscript").mkdir(parents=True)
     (root / "vendor" / "pyodide" / "pyodide.asm.wasm").write_bytes(WASM)
     (root / "vendor" / "pyodide" / "pyodide.mjs").write_bytes(BIG_JS)
     (root / "vendor" / "pyodide" / "python_stdlib.zip").write_bytes(b"PK" + b"z" * 5000)
-    (root / "core.js").write_bytes(BIG_JS)
+    (root / "vendor" / "pyscript" / "core.js").write_bytes(BIG_JS)
     (root / "index.html").write_text("<!doctype html><title>Ludo</title>")
     (root / "pyscript.toml").write_text('interpreter = "./vendor/pyodide/pyodide.mjs"\n')
     (root / "manifest.webmanifest").write_text("{}")
@@ -75,7 +80,7 @@ async def raw_status(client: TestClient, target: str) -> int:
     [
         ("vendor/pyodide/pyodide.asm.wasm", "application/wasm"),
         ("vendor/pyodide/pyodide.mjs", "text/javascript"),
-        ("core.js", "text/javascript"),
+        ("vendor/pyscript/core.js", "text/javascript"),
         ("index.html", "text/html"),
         ("manifest.webmanifest", "application/manifest+json"),
         ("pyscript.toml", "application/toml"),
@@ -92,7 +97,7 @@ def test_content_types(site: Path, path: str, content_type: str) -> None:
     with_client(site, test)
 
 
-@pytest.mark.parametrize("path", ["core.js", "vendor/pyodide/pyodide.asm.wasm"])
+@pytest.mark.parametrize("path", ["vendor/pyscript/core.js", "vendor/pyodide/pyodide.asm.wasm"])
 def test_gzip_when_accepted(site: Path, path: str) -> None:
     original = (site / path).read_bytes()
 

@@ -2,8 +2,10 @@
 
     python tools/build_dist.py [--out dist]
 
-Copies whichever of the site's entries exist (the app is still being written, so some may not),
-skipping hidden files and Python caches. Check it with `python -m server --root dist`.
+Copies the site's files as tools/site_files.py defines them (the same list the local server
+serves): whichever of its entries exist, less hidden files, Python caches and temporary files.
+Symbolic links are copied as the files they lead to, and only when they lead to another part of
+the site. Check the result with `python -m server --root dist`.
 """
 
 from __future__ import annotations
@@ -14,25 +16,12 @@ import sys
 from pathlib import Path
 
 try:
-    from tools import build_sw
+    from tools import build_sw, site_files
 except ImportError:  # run as a script: tools/ itself is first on sys.path
     import build_sw
+    import site_files
 
 ROOT = Path(__file__).resolve().parent.parent
-# Everything a browser may fetch from the app's origin; nothing for development only.
-ENTRIES = (
-    "index.html",
-    "manifest.webmanifest",
-    "manifest.json",
-    "sw.js",
-    "favicon.ico",
-    "pyscript.toml",
-    "css",
-    "icons",
-    "py",
-    "vendor",
-)
-IGNORE = shutil.ignore_patterns(".*", "__pycache__", "*.pyc", "*.egg-info")
 
 
 def build(root: Path, out: Path) -> list[str]:
@@ -42,16 +31,14 @@ def build(root: Path, out: Path) -> list[str]:
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    copied = []
-    for name in ENTRIES:
-        src = root / name
-        if src.is_dir():
-            shutil.copytree(src, tmp / name, ignore=IGNORE)
-        elif src.is_file():
-            shutil.copy2(src, tmp / name)
-        else:
-            continue
-        copied.append(name)
+    copied: list[str] = []
+    for rel, src in site_files.site_files(root):
+        dest = tmp / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dest)
+        top = rel.split("/", 1)[0]
+        if top not in copied:
+            copied.append(top)
     # The service worker's precache list and hashes describe exactly the files copied.
     try:
         build_sw.write(tmp)

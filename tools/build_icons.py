@@ -94,8 +94,26 @@ def full_bleed(source: str, scale: float) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
+def _cairosvg():  # -> the cairosvg module
+    """cairosvg, or a one-line exit naming what is missing (it loads the system's libcairo2)."""
+    try:
+        import cairosvg  # only this script needs it; imported late so --help works without it
+    except ImportError:
+        raise SystemExit(
+            "build_icons: cairosvg is not installed: run `make` (it installs requirements.txt"
+            " into .venv) or `.venv/bin/python -m pip install -r requirements.txt`"
+        ) from None
+    except OSError as error:  # cairocffi found no libcairo
+        reason = str(error).splitlines()[0][:200]
+        raise SystemExit(
+            "build_icons: cairosvg cannot load the cairo library; on Debian or Ubuntu install it"
+            f" with `apt-get install libcairo2` ({reason})"
+        ) from None
+    return cairosvg
+
+
 def render(source: str, icon: Icon) -> bytes:
-    import cairosvg  # only this script needs it; imported late so --help works without it
+    cairosvg = _cairosvg()
 
     svg = source if icon.scale is None else full_bleed(source, icon.scale)
     out = io.BytesIO()
