@@ -40,6 +40,7 @@ from ludo.notation import record_from_json, record_to_json
 
 from . import protocol
 from .dice import (
+    CHAIN_LENGTH,
     RENEW_MARGIN,
     Commitment,
     DiceError,
@@ -108,6 +109,7 @@ class Peer:
         self.seat: str | None = None
         self.watching = False
         self.name = ""
+        self.acked = -1  # the last position id this guest said it applied
 
 
 class Holder(NamedTuple):
@@ -120,6 +122,8 @@ class Holder(NamedTuple):
 
 class HostRoom:
     """The host's room: the plan, the seats' holders, the match, the dice."""
+
+    chain_length = CHAIN_LENGTH  # links per dice chain (tests make them short)
 
     def __init__(self, room: str, rules: str, seats: tuple[str, ...], kinds: Mapping[str, str],
                  names: Mapping[str, str], timer: bool, options: Mapping[str, Any],
@@ -138,7 +142,7 @@ class HostRoom:
         self.options = dict(options)
         self.turn_seconds = turn_seconds
         self.send_text = send
-        self.chains = [chain or SecretChain.new()]
+        self.chains = [chain or SecretChain.new(0, self.chain_length)]
         self.match = match or secrets.token_urlsafe(16)
         self.peers: dict[str, Peer] = {}
         self.holders: dict[str, Holder] = {}
@@ -296,6 +300,7 @@ class HostRoom:
             self.send_sync(peer, now)
             if seat is not None:
                 self.broadcast("presence", connected=self.connected_seats())
+                self.resume(now)
 
     def on_claim(self, peer: Peer, message: Message, now: float) -> None:
         seat = message.body["seat"]
@@ -381,6 +386,7 @@ class HostRoom:
         self.broadcast("commit", commit=commitment.to_json())
 
     def on_ack(self, peer: Peer, message: Message, now: float) -> None:
+        peer.acked = max(peer.acked, message.body["version"])
         sent = self.sent_at.get(message.body["version"])
         if sent is not None:
             self.round_trips.append(now - sent)
@@ -491,7 +497,7 @@ class HostRoom:
     def renew(self, ledger: DiceLedger) -> None:
         """Commit the host's next chain before its current one runs out."""
         if ledger.links_left(HOST) < RENEW_MARGIN:
-            chain = self.chains[-1].successor()
+            chain = self.chains[-1].successor(self.chain_length)
             ledger.commit(chain.commitment(HOST))
             self.chains.append(chain)
             self.broadcast("commit", commit=chain.commitment(HOST).to_json())
@@ -565,8 +571,14 @@ class HostRoom:
         return room
 
     def resume(self, now: float) -> None:
-        """After a restore: reopen roll 0 if the seed was still being drawn."""
-        if self.ledger is not None and self.table is None and self.collector is None:
+        """After a restore: draw the seed again if it was being drawn (once every online seat
+        is back, so that nobody is left out of roll 0 by the host's reload)."""
+        ledger = self.ledger
+        if ledger is None or self.table is not None or self.collector is not None:
+            return
+        if set(self.online_seats()) <= set(self.connected_seats()):
+            self.broadcast("begin", match=self.match, participants=list(ledger.participants),
+                           commits=[e["commit"] for e in ledger.events if "commit" in e])
             self.open_roll(0, SEED_RANGE, now)
 
 
@@ -576,6 +588,8 @@ class HostRoom:
 
 class GuestRoom:
     """A guest's side: follows the host, checks everything it is sent, reveals its dice."""
+
+    chain_length = CHAIN_LENGTH
 
     def __init__(self, room: str, secret: str, name: str, send: Callable[[str], None],
                  chains: list[SecretChain] | None = None) -> None:
@@ -649,7 +663,7 @@ class GuestRoom:
     # -- asking the host -------------------------------------------------------------------
 
     def claim(self, seat: str, name: str) -> None:
-        chain = SecretChain.new()
+        chain = SecretChain.new(0, self.chain_length)
         self.chains = [chain]
         self.name = clean_name(name)
         self.on_saved()
@@ -743,22 +757,20 @@ class GuestRoom:
         seat = self.seat
         if seat is None or seat not in ledger.participants or not self.chains:
             return
-        if ledger.links_left(seat) < RENEW_MARGIN:
-            chain = self.chains[-1].successor()
+        if ledger.links_left(seat) < RENEW_MARGIN and self.chains[-1].end <= ledger.next_roll \
+                + ledger.links_left(seat):
+            chain = self.chains[-1].successor(self.chain_length)
             self.chains.append(chain)
             self.on_saved()
-            commitment = chain.commitment(seat)
-            ledger.commit(commitment)
-            self.send("commit", commit=commitment.to_json())
+            # the host's broadcast of it puts it into our ledger, in the host's order
+            self.send("commit", commit=chain.commitment(seat).to_json())
 
     def on_commit(self, message: Message, now: float) -> None:
         if self.ledger is None:
             raise Refused("not-started", "a commitment before the match began")
         try:
-            commitment = self.checked_commitment(Commitment.from_json(message.body["commit"]))
-            if commitment.participant == self.seat:
-                return  # our own, which we committed already
-            self.ledger.commit(commitment)
+            self.ledger.commit(self.checked_commitment(
+                Commitment.from_json(message.body["commit"])))
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
 
@@ -798,7 +810,9 @@ class GuestRoom:
         table.dice = self.dice
         self.table, self.ledger, self.seat = table, ledger, seat
         self.here = list(body["connected"])
-        self.revealed = {r.roll for r in ledger.rolls if seat in r.contributors}
+        counted = {r.roll for r in ledger.rolls if seat in r.contributors}
+        same = self.ledger is not None and self.ledger.room == ledger.room
+        self.revealed = (self.revealed | counted) if same else counted
         self.problem = None
         self.on_change("sync")
 
