@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from roomkit import ROOM, Net, snapshot_guest, snapshot_host
 
 from app.table import COMPUTER_LEVELS, TABLE
 from ludo import RULESETS, Action, chance_outcomes, legal_actions
@@ -16,8 +17,6 @@ from net import protocol
 from net.dice import SecretChain, draw
 from net.record import SEED_RANGE, verify_record_json
 from net.room import HOST, REVEAL_TIMEOUT_MS, GuestRoom, HostRoom
-
-from roomkit import ROOM, Net, snapshot_guest, snapshot_host
 
 
 def _same_everywhere(net: Net) -> None:
