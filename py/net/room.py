@@ -789,6 +789,11 @@ class GuestRoom:
         except (LudoError, DiceError) as exc:
             self.problem = f"The host's record does not verify: {exc}"
             raise Refused("bad-sync", self.problem) from None
+        old = self.table
+        if old is not None and self.ledger is not None and self.ledger.room == ledger.room \
+                and record.actions[:old.version] != old.record.actions[:len(record.actions)]:
+            self.problem = "The host's record rewrites moves already played."
+            raise Refused("bad-sync", self.problem)
         seat = body["you"]
         seats = record.seats
         host_players = {s: k for s, k in body["players"].items() if s in seats}
