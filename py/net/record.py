@@ -31,6 +31,7 @@ from ludo import (
     chance_outcomes,
     is_chance,
     is_over,
+    to_act,
     winners,
 )
 from ludo import resolve as engine_resolve
@@ -119,6 +120,22 @@ class LedgerDice:
         return took
 
 
+class Throw(NamedTuple):
+    """One chance value of an online match, for the Dice panel."""
+
+    roll: int  # the roll number in the dice ledger
+    seat: str  # whose throw it was
+    value: Any  # the outcome (a number, or a face's name)
+    faces: tuple[Any, ...]  # every outcome that was possible, in the rule set's order
+    missing: tuple[str, ...]  # participants whose reveal was not counted
+
+
+def throw_of(state: Any, action: Action, ledger: DiceLedger, roll: int) -> Throw:
+    """The throw an applied chance action (taking roll ``roll``) made at ``state``."""
+    faces = tuple(a.value for a, _ in chance_outcomes(state))
+    return Throw(roll, to_act(state) or "", action.value, faces, ledger.rolls[roll].missing)
+
+
 class Verified(NamedTuple):
     """A version-3 record that verified: the record, its ledger, every position and events."""
 
@@ -127,6 +144,7 @@ class Verified(NamedTuple):
     states: list[Any]
     events: list[list[dict[str, Any]]]
     used: int  # rolls spent by actions (the last settled roll may wait for its action)
+    throws: list[Throw]
 
 
 def verify_record_json(data: Any) -> Verified:
@@ -157,6 +175,7 @@ def replay_verified(record: Record, ledger: DiceLedger) -> Verified:
     state = record.start()
     states, events = [state], []
     used = 0
+    throws = []
     for i, action in enumerate(record.actions):
         try:
             if needs_chance(state, action):
@@ -164,6 +183,7 @@ def replay_verified(record: Record, ledger: DiceLedger) -> Verified:
                     raise IllegalAction("a chance action without its value")
                 action = chance_value(state, action, ledger, used + 1)
                 used += 1
+                throws.append(throw_of(state, action, ledger, used))
             elif action.type == "roll" and action.value is not None:
                 raise IllegalAction("a roll's value where no die is thrown")
             state, caused = apply(state, action)
@@ -176,7 +196,7 @@ def replay_verified(record: Record, ledger: DiceLedger) -> Verified:
     waiting = ledger.next_roll - 1 - used
     if waiting > 1:
         raise DiceError(f"{waiting} settled rolls are not used by any action")
-    return Verified(record, ledger, states, events, used)
+    return Verified(record, ledger, states, events, used, throws)
 
 
 def summary(verified: Verified) -> dict[str, Any]:

@@ -49,7 +49,15 @@ from .dice import (
     SecretChain,
 )
 from .protocol import Counter, Message, ProtocolError
-from .record import SEED_RANGE, LedgerDice, RollNeeded, replay_verified, seed_of
+from .record import (
+    SEED_RANGE,
+    LedgerDice,
+    RollNeeded,
+    Throw,
+    replay_verified,
+    seed_of,
+    throw_of,
+)
 
 HOST = "host"
 """The host's participant id in the dice (it contributes for its local and computer seats)."""
@@ -155,7 +163,9 @@ class HostRoom:
         self.queue: list[tuple[str, Action, int | None]] = []
         self.sent_at: dict[int, float] = {}  # version -> when its action was broadcast
         self.round_trips: list[float] = []  # ms from broadcast to each guest's ack
+        self.throws: list[Throw] = []  # every chance value, for the Dice panel
         self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
+        self.events: list[dict[str, Any]] = []  # what the last action applied caused
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -431,14 +441,16 @@ class HostRoom:
                 return False
             self.queue.append((actor, action, seen))
             return False
-        version = t.version
+        version, state = t.version, t.state
         try:
-            t.submit(actor, action, now, seen)
+            self.events = t.submit(actor, action, now, seen)
         except RollNeeded as need:
             self.pending = (actor, action, seen)
             self.open_roll(need.roll, need.n, now)
             return False
-        dice.confirm()
+        roll = dice.confirm()
+        if roll is not None:
+            self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
         self.sent_at[version] = now
         self.broadcast("action", version=version, actor=actor,
                        action=t.record.actions[-1].to_json(), left=self.clock_left(now))
@@ -565,6 +577,7 @@ class HostRoom:
                                        room.turn_seconds)
             room.ledger, room.dice = ledger, LedgerDice(ledger, verified.used)
             room.table.dice = room.dice
+            room.throws = verified.throws
         elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
             room.ledger = DiceLedger.replay(data["dice"])
             room.dice = LedgerDice(room.ledger)
@@ -615,6 +628,8 @@ class GuestRoom:
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
+        self.throws: list[Throw] = []
+        self.events: list[dict[str, Any]] = []  # what the last action applied caused
         self.on_change: Callable[[str], None] = lambda what: None
         self.on_saved: Callable[[], None] = lambda: None  # chains or seat changed: store them
 
@@ -814,6 +829,7 @@ class GuestRoom:
         self.dice = LedgerDice(ledger, verified.used)
         table.dice = self.dice
         self.table, self.ledger, self.seat = table, ledger, seat
+        self.throws = verified.throws
         self.here = list(body["connected"])
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
         same = self.ledger is not None and self.ledger.room == ledger.room
@@ -831,14 +847,16 @@ class GuestRoom:
             self.send("resync")
             raise Refused("out-of-step", f"an action for position {version}, this table is at "
                           f"{t.version}: asking the host for the record")
-        actor = message.body["actor"]
+        actor, state = message.body["actor"], t.state
         try:
             action = t.rules.parse_action(message.body["action"])
-            t.submit(actor, action, now, seen=version)
+            self.events = t.submit(actor, action, now, seen=version)
         except (LudoError, IllegalAction) as exc:
             self.problem = f"The host sent a move the rules refuse: {exc}"
             raise Refused("bad-action", self.problem) from None
-        dice.confirm()
+        roll = dice.confirm()
+        if roll is not None:
+            self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
         mine = self.sent.pop(version, None)
         if actor == self.seat and action.type not in ("timeout",) and mine is None:
             self.notice("The host played a move for your seat that you did not make.")
