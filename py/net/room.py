@@ -208,7 +208,7 @@ class HostRoom:
             if peer.secret is not None and (only is None or only(peer)):
                 self.send(peer, kind, **fields)
 
-    def lobby_fields(self, peer: Peer) -> dict[str, Any]:
+    def lobby_fields(self, you: str | None = None) -> dict[str, Any]:
         here = set(self.connected_seats())
         rows = []
         for seat in self.seats:
@@ -217,12 +217,12 @@ class HostRoom:
                 kind, "computer"), "name": self.name(seat), "taken": seat in self.holders,
                 "here": seat in here})
         return {"rules": self.rules, "options": self.options, "timer": self.timer,
-                "seats": rows, "started": self.started, "you": peer.seat}
+                "seats": rows, "started": self.started, "you": you}
 
     def send_lobby(self) -> None:
         for peer in list(self.peers.values()):
             if peer.secret is not None:
-                self.send(peer, "lobby", **self.lobby_fields(peer))
+                self.send(peer, "lobby", **self.lobby_fields(peer.seat))
         self.on_change("lobby")
 
     def record_json(self) -> dict[str, Any]:
@@ -435,10 +435,10 @@ class HostRoom:
         t, dice = self.table, self.dice
         assert t is not None and dice is not None
         if self.collector is not None:
+            if actor == TABLE:
+                return False  # the clock waits for the roll; it is asked again after it
             if len(self.queue) >= QUEUE_LIMIT:
                 raise IllegalAction("busy: a roll is being revealed")
-            if actor == TABLE and any(a == TABLE for a, _, _ in self.queue):
-                return False
             self.queue.append((actor, action, seen))
             return False
         version, state = t.version, t.state

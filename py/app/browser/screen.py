@@ -23,6 +23,7 @@ from .dom import el, js
 class Screen:
     def __init__(self) -> None:
         self.layout: dict[str, tuple[float, float, float]] = {}  # where pieces were drawn
+        self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
         self.reduced_motion = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
 
     @staticmethod
@@ -39,8 +40,9 @@ class Screen:
             self.layout = {}
             return
         scene = table.scene()
-        el("board").innerHTML = view.scene_svg(scene, [c for c in options if c.pieces])
-        layout = view.piece_layout(scene)
+        el("board").innerHTML = view.scene_svg(scene, [c for c in options if c.pieces],
+                                               bottom_left=self.bottom_left)
+        layout = view.piece_layout(scene, self.bottom_left)
         if not self.reduced_motion and self.layout:
             for piece, (x, y, _) in layout.items():
                 old = self.layout.get(piece)
