@@ -68,10 +68,11 @@ def create_room(browser: Browser, server_url: str, kinds: dict[str, str]) -> tup
 
 def join(browser: Browser, link: str, name: str | None, seat: str | None = None) -> Page:
     guest = open_page(browser, link)
-    guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=20_000)
-    if name is None:
-        guest.click("#btn-room-watch")
+    if name is None:  # a match under way: whoever opens the link without a seat watches it
+        guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                                timeout=20_000)
     else:
+        guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=20_000)
         guest.fill("#room-name", name)
         guest.click(f"button.take[data-seat='{seat}']")
         guest.wait_for_function(f"JSON.parse(window.ludo.online()).seat === '{seat}'")
@@ -159,7 +160,6 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
     blue = join(browser, link, "Bea", "blue")
     start(host, [yellow, blue])
     watcher = join(browser, link, None)
-    watcher.wait_for_function("JSON.parse(window.ludo.online()).version !== null")
     assert facts(watcher)["seat"] is None
     assert facts(blue)["bottomLeft"] == "blue"
 
