@@ -102,7 +102,20 @@ def cold_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list
     return times
 
 
-def warm_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list[float]:
+# The app's own share of a boot, from the performance marks py/main.py sets: Python's imports
+# (start to imported) and the controller's boot (imported to booted, which draws the page).
+_MARKS_JS = """
+() => {
+  const at = name => (performance.getEntriesByName(name)[0] || {}).startTime;
+  const start = at('ludo:python-start'), imported = at('ludo:imported'), booted = at('ludo:booted');
+  return start === undefined || booted === undefined ? null
+    : {imports: imported - start, boot: booted - imported};
+}
+"""
+
+
+def warm_boots(browser: Browser, url: str, runs: int, timeout_ms: float,
+               marks: list[dict[str, float]] | None = None) -> list[float]:
     context = browser.new_context(service_workers="block")
     try:
         context.add_init_script(MARK_READY)
@@ -113,6 +126,9 @@ def warm_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list
         for _ in range(runs):
             page.reload(wait_until="commit")
             times.append(_ready_ms(page, timeout_ms))
+            found = page.evaluate(_MARKS_JS)
+            if marks is not None and found:
+                marks.append(found)
         return times
     finally:
         context.close()
@@ -335,15 +351,19 @@ def bench_page(browser: Browser, url: str, runs: int, timeout_ms: float) -> dict
         # One untimed visit first, so the server's gzip cache is warm for every timed run.
         cold_boots(browser, url, 1, timeout_ms)
         cold = cold_boots(browser, url, runs, timeout_ms)
-        warm = warm_boots(browser, url, runs, timeout_ms)
+        marks: list[dict[str, float]] = []
+        warm = warm_boots(browser, url, runs, timeout_ms, marks)
     except NotReady as error:
         return {"status": "not ready", "error": str(error)}
+    own = {f"{k}_ms": round(statistics.median(m[k] for m in marks), 1)
+           for k in ("imports", "boot")} if marks else {}
     return {
         "status": "ok",
         "cold_ms": statistics.median(cold),
         "warm_ms": statistics.median(warm),
         "cold_runs": cold,
         "warm_runs": warm,
+        **own,
     }
 
 
@@ -404,7 +424,9 @@ def report(results: dict[str, object]) -> str:
     for name in PAGES:
         entry = results[name]
         if entry["status"] == "ok":
-            lines.append(f"{name:<6} {entry['cold_ms']:>8.0f} {entry['warm_ms']:>8.0f}")
+            own = (f"   (warm: Python imports {entry['imports_ms']:.0f} ms, app boot "
+                   f"{entry['boot_ms']:.0f} ms)") if "boot_ms" in entry else ""
+            lines.append(f"{name:<6} {entry['cold_ms']:>8.0f} {entry['warm_ms']:>8.0f}{own}")
         else:
             detail = f" ({entry['error']})" if "error" in entry else ""
             lines.append(f"{name:<6} {entry['status']}{detail}")

@@ -7,37 +7,56 @@ scene, the choices and the rule set's narration.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 from ludo import Choice, Scene
+from ludo.rules.base import Piece
 
 from .table import COMPUTER_LEVELS, Table
-from .view import LETTER
+from .view import LETTER, crown_svg, feather_svg
+
+History = Sequence[tuple[str | None, Sequence[Mapping[str, Any]]]]
+"""What each action did: the seat whose turn it was, and the action's events."""
 
 _PIPS = {1: [(50, 50)], 2: [(28, 28), (72, 72)], 3: [(28, 28), (50, 50), (72, 72)],
          4: [(28, 28), (72, 28), (28, 72), (72, 72)],
          5: [(28, 28), (72, 28), (50, 50), (28, 72), (72, 72)],
          6: [(28, 25), (72, 25), (28, 50), (72, 50), (28, 75), (72, 75)]}
-_BLANK = '<rect class="die-blank" x="4" y="4" width="92" height="92" rx="16"/>'
+_BLANK = '<rect class="die-blank" x="4" y="4" width="92" height="92" rx="18"/>'
+_FACES = {"crown": lambda: crown_svg(50, 52, 3.2, "die-crown"),
+          "feather": lambda: feather_svg(50, 50, 3.0, "die-feather")}
 
 
 def badge(table: Table, seat: str, suffix: str = "") -> str:
     """A seat's colour swatch and name (the name isolated: it is the player's own text)."""
     return (f'<span class="swatch {seat}" aria-hidden="true">{LETTER.get(seat, "?")}</span>'
-            f'<span><bdi>{escape(table.name(seat))}</bdi>{escape(suffix)}</span>')
+            f'<span class="who"><bdi>{escape(table.name(seat))}</bdi>{escape(suffix)}</span>')
 
 
 def die_face(value: int | str | None) -> str:
-    """A die face: pips for 1..6, the face's name for any other face, "Roll" when blank."""
+    """A die face in a 100 x 100 box: pips for 1..6, a drawn crown or feather, any other
+    face as its text, "Roll" when blank."""
     if value is None:
-        return _BLANK + ('<text x="50" y="60" text-anchor="middle" font-size="26" '
-                         'font-weight="700">Roll</text>')
+        return _BLANK + ('<text class="die-word" x="50" y="59" text-anchor="middle" '
+                         'font-size="26" font-weight="700">Roll</text>')
     if isinstance(value, int) and value in _PIPS:
-        return _BLANK + "".join(f'<circle class="pip" cx="{x}" cy="{y}" r="9"/>'
+        return _BLANK + "".join(f'<circle class="pip" cx="{x}" cy="{y}" r="9.5"/>'
                                 for x, y in _PIPS[value])
-    return _BLANK + (f'<text x="50" y="58" text-anchor="middle" font-size="20" '
-                     f'font-weight="700">{escape(str(value))}</text>')
+    face = _FACES.get(str(value))
+    if face is not None:
+        return _BLANK + face()
+    text = escape(str(value))
+    size = 44 if len(text) <= 2 else max(14, 88 // len(text))
+    return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.36:.0f}" '
+                     f'text-anchor="middle" font-size="{size}" font-weight="800">{text}</text>')
+
+
+def mini_die(value: int | str | None, label: str = "") -> str:
+    """A small inline die face (value chips, the move log)."""
+    name = f' role="img" aria-label="{escape(label)}"' if label else ' aria-hidden="true"'
+    return f'<svg class="mini-die" viewBox="0 0 100 100"{name}>{die_face(value)}</svg>'
 
 
 def agent_label(table: Table, seat: str) -> str:
@@ -48,18 +67,20 @@ def agent_label(table: Table, seat: str) -> str:
 
 
 def turn_html(table: Table, scene: Scene) -> str:
+    """Whose turn it is, on one line (a long name is cut short, so the panel never jumps)."""
     if scene.phase == "over":
         if not scene.winners:
             return "<span>The game has ended</span>"
-        return "Winner: " + " and ".join(badge(table, s) for s in scene.winners)
+        return ('<span class="turn-lead">Winner:</span>'
+                + "".join(badge(table, s) for s in scene.winners))
     seat = scene.turn or ""
     label = agent_label(table, seat)
-    who = f" <span class='muted'>({escape(label)})</span>" if label else ""
+    who = f'<span class="muted turn-agent">({escape(label)})</span>' if label else ""
     return f"{badge(table, seat, '’s turn')}{who}"
 
 
 def next_text(table: Table, scene: Scene) -> str:
-    return f"Next: {table.name(scene.next)}" if scene.next else ""
+    return f"Next: {table.name(scene.next)}" if scene.next and scene.phase != "over" else ""
 
 
 def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool = False) -> str:
@@ -75,7 +96,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return "Tap the die, or focus it and press Enter or Space."
     rolled = ", ".join(d.label for d in scene.dice if d.state in ("rolled", "playable"))
     if waiting or table.auto() is not None:
-        return f"You rolled {rolled}: the only move plays by itself."
+        return f"You rolled {rolled}: the only move plays by itself (or tap its token)."
     if any(c.pieces for c in options):
         return f"You rolled {rolled}: choose a glowing token (arrow keys, then Enter)."
     return "Choose one of the moves below." if options else ""
@@ -96,14 +117,44 @@ def seats_html(table: Table, scene: Scene) -> str:
     return "".join(items)
 
 
-def choice_buttons_html(options: Sequence[Choice]) -> str:
-    """Choices a person makes with a button rather than on the board (or a picker's list)."""
-    return "".join(f'<button type="button" class="choice-btn" data-choice="{i}">'
-                   f'{escape(c.label)}</button>' for i, c in enumerate(options))
+def pod_html(table: Table, scene: Scene, colour: str) -> str:
+    """A seat's box at its corner of the board: its name, and a short line under it (the
+    computer's level or the first fact; the running clock replaces it while the seat acts)."""
+    seat = next((s for s in scene.seats if s.colour == colour), None)
+    label = agent_label(table, colour).split(", ")[-1]
+    team = f"team {seat.team}" if seat is not None and seat.team else ""
+    if seat is not None and seat.status != "playing":
+        sub = " · ".join(x for x in (seat.status, team) if x)
+    else:
+        sub = " · ".join(x for x in (label, team, seat.facts[0] if seat and seat.facts else "")
+                         if x)
+    return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
+            f'<span class="pod-text"><span class="pod-name">'
+            f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
+            f'</bdi></span><span class="pod-sub">{escape(sub)}</span>'
+            f'<span class="pod-clock" hidden></span></span>')
+
+
+def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] | None = None
+                        ) -> str:
+    """Choices a person makes with a button rather than on the board, or a picker's list
+    (``pieces`` given: each button also says which piece it moves, and with which value)."""
+    buttons = []
+    for i, c in enumerate(options):
+        text = c.label
+        if pieces is not None:
+            named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
+            value = f" with {c.value}" if c.value is not None else ""
+            text = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
+        buttons.append(f'<button type="button" class="choice-btn" data-choice="{i}">'
+                       f'{escape(text)}</button>')
+    return "".join(buttons)
 
 
 def dice_html(scene: Scene, selected: str | None) -> str:
-    """Value chips for a turn with several values: which are used, playable or stranded."""
+    """Value chips for a turn with several values: which are used, playable or stranded.
+
+    A chip is a small die face; pressing one picks the value the next piece plays."""
     if len(scene.dice) < 2:
         return ""
     chips = []
@@ -114,7 +165,8 @@ def dice_html(scene: Scene, selected: str | None) -> str:
             f'<button type="button" class="chip chip-{die.state}" data-value="{escape(die.label)}"'
             f' data-index="{i}" aria-pressed="{pressed}"'
             + ("" if usable else " disabled")
-            + f' aria-label="{escape(die.label)}, {die.state}">{escape(die.label)}</button>')
+            + f' aria-label="{escape(die.label)}, {die.state}">{mini_die(die.value)}'
+            f'<span class="chip-state" aria-hidden="true">{escape(die.state)}</span></button>')
     return "".join(chips)
 
 
@@ -131,8 +183,49 @@ def rules_html(table: Table, scene: Scene) -> str:
     return "".join(f"<li>{escape(line)}</li>" for line in lines)
 
 
-def log_html(lines: Sequence[str], limit: int = 300) -> str:
-    return "".join(f"<li>{escape(line)}</li>" for line in reversed(lines[-limit:]))
+def log_groups(history: History) -> list[tuple[str | None, list[Mapping[str, Any]]]]:
+    """The actions' events grouped by turn: consecutive actions in one seat's turn."""
+    groups: list[tuple[str | None, list[Mapping[str, Any]]]] = []
+    for seat, events in history:
+        if groups and groups[-1][0] == seat:
+            groups[-1][1].extend(events)
+        else:
+            groups.append((seat, list(events)))
+    return groups
+
+
+def log_item(table: Table, seat: str | None, events: Sequence[Mapping[str, Any]]) -> str:
+    """One turn of the move log: who, the rolls as dice, then what happened ("" if nothing)."""
+    rolls = "".join(mini_die(e.get("value"), f"rolled {e.get('value')}")
+                    for e in events if e.get("type") == "rolled")
+    told = [text for e in events if e.get("type") not in ("rolled", "turn")
+            for text in table.narrate([dict(e)])]
+    if not rolls and not told:
+        return ""
+    who = badge(table, seat) if seat else ""
+    return (f'<li class="log-turn"><span class="log-who">{who}</span>'
+            f'<span class="log-rolls">{rolls}</span>'
+            f'<span class="log-text">{escape(" ".join(told))}</span></li>')
+
+
+def log_html(table: Table, history: History, first: str = "", limit: int = 150,
+             cache: dict[tuple[int, int], str] | None = None) -> str:
+    """The move log, newest turn first. ``cache`` keeps turns already told (a turn is told
+    again only when it has grown), so a long game's log costs little to redraw."""
+    groups = log_groups(history)
+    items = []
+    for index in range(len(groups) - 1, max(-1, len(groups) - 1 - limit), -1):
+        seat, events = groups[index]
+        key = (index, len(events))
+        item = cache.get(key) if cache is not None else None
+        if item is None:
+            item = log_item(table, seat, events)
+            if cache is not None:
+                cache[key] = item
+        items.append(item)
+    if first:
+        items.append(f'<li class="log-turn log-start">{escape(first)}</li>')
+    return "".join(items)
 
 
 def quit_options_html(table: Table, seats: Sequence[str], default: str) -> str:
@@ -153,6 +246,25 @@ def winner_text(table: Table) -> tuple[str, str]:
     else:
         how = "is the last player remaining"
     return f"{names} {verb}!", f"{names} {how}. Play again with the same seats?"
+
+
+_STANDING = {"finished": 1, "playing": 2, "resting": 2, "quit": 3, "eliminated": 3}
+
+
+def standings_html(table: Table) -> str:
+    """Every seat at the end, the winners first, then those still playing, then those who
+    left; each with its facts (tokens home and so on)."""
+    scene = table.scene()
+    won = scene.winners
+    order = sorted(scene.seats, key=lambda s: (0 if s.colour in won else
+                                               _STANDING.get(s.status, 2)))
+    items = []
+    for seat in order:
+        facts = (("winner",) if seat.colour in won else ()) + seat.facts
+        items.append(f'<li class="{"won" if seat.colour in won else seat.status}">'
+                     f'{badge(table, seat.colour)}'
+                     f'<span class="meta">{escape(" · ".join(facts))}</span></li>')
+    return "".join(items)
 
 
 def resume_text(table: Table) -> tuple[str, str]:

@@ -35,7 +35,15 @@ from typing import Any, NamedTuple
 
 from app.savegame import Session
 from app.table import COMPUTER_LEVELS, TABLE, Due, Table
-from ludo import Action, IllegalAction, LudoError, chance_outcomes, is_chance, rules_for
+from ludo import (
+    Action,
+    IllegalAction,
+    LudoError,
+    chance_outcomes,
+    is_chance,
+    rules_for,
+    to_act,
+)
 from ludo.notation import record_from_json, record_to_json
 
 from . import protocol
@@ -166,6 +174,7 @@ class HostRoom:
         self.throws: list[Throw] = []  # every chance value, for the Dice panel
         self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
         self.events: list[dict[str, Any]] = []  # what the last action applied caused
+        self.turn_before: str | None = None  # whose turn it was when it was applied
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -444,6 +453,7 @@ class HostRoom:
         version, state = t.version, t.state
         try:
             self.events = t.submit(actor, action, now, seen)
+            self.turn_before = to_act(state)
         except RollNeeded as need:
             self.pending = (actor, action, seen)
             self.open_roll(need.roll, need.n, now)
@@ -630,6 +640,7 @@ class GuestRoom:
         self.closed: str | None = None
         self.throws: list[Throw] = []
         self.events: list[dict[str, Any]] = []  # what the last action applied caused
+        self.turn_before: str | None = None
         self.on_change: Callable[[str], None] = lambda what: None
         self.on_saved: Callable[[], None] = lambda: None  # chains or seat changed: store them
 
@@ -851,6 +862,7 @@ class GuestRoom:
         try:
             action = t.rules.parse_action(message.body["action"])
             self.events = t.submit(actor, action, now, seen=version)
+            self.turn_before = to_act(state)
         except (LudoError, IllegalAction) as exc:
             self.problem = f"The host sent a move the rules refuse: {exc}"
             raise Refused("bad-action", self.problem) from None

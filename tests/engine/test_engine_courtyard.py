@@ -47,7 +47,8 @@ def test_rule02_one_or_six_places_a_token_on_its_starting_square(colour, value):
     state, events = apply(state, move(2))
     assert toks(state, colour) == [Y, Y, START[colour], Y]
     assert of(events, "entered") == [{"type": "entered", "seat": colour, "token": 2,
-                                      "to": START[colour]}]
+                                      "to": START[colour], "pieces": [f"{colour}-2"],
+                                      "path": [f"{colour}-yard-2", str(START[colour])]}]
 
 
 @pytest.mark.parametrize("value", [2, 3, 4, 5])
@@ -65,7 +66,8 @@ def test_rule02_one_or_six_may_instead_move_a_token_on_the_track(value):
     moved, events = apply(state, move(0))
     assert toks(moved, "red") == [10 + value, Y, Y, Y]
     assert of(events, "moved") == [{"type": "moved", "seat": "red", "token": 0,
-                                    "from": 10, "to": 10 + value}]
+                                    "from": 10, "to": 10 + value, "pieces": ["red-0"],
+                                    "path": [str(10 + k) for k in range(value + 1)]}]
 
 
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])

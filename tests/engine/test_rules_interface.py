@@ -66,6 +66,30 @@ def _check_chance(rules, state) -> None:
         rules.advance(state, action)  # every outcome can be played
 
 
+def _places(scene: Scene) -> dict[str, str]:
+    return {p.id: s.place for s in scene.stacks for p in s.pieces}
+
+
+def _check_paths(before: Scene, after: Scene, events: list[dict]) -> None:
+    """A moving event's path starts where its pieces stood and ends where they stand now,
+    one square at a time (base.Event); yard spots and the home centre are its only jumps."""
+    was, now = _places(before), _places(after)
+    cells = {c.id: c for c in after.board.cells}
+    last = {p: e for e in events if "path" in e for p in e["pieces"]}
+    for event in events:
+        if "path" not in event:
+            continue
+        path, pieces = event["path"], event["pieces"]
+        assert len(path) >= 2 and pieces and all(p in cells for p in path), event
+        for piece in pieces:
+            assert was[piece] == path[0], event
+            if last[piece] is event and piece in now:
+                assert now[piece] == path[-1], event
+        squares = [cells[p] for p in path if cells[p].shape == "square"]
+        for a, b in zip(squares, squares[1:], strict=False):
+            assert max(abs(a.x - b.x), abs(a.y - b.y)) <= 1.01, (a.id, b.id, event)
+
+
 @pytest.mark.parametrize("name", list(RULESETS))
 def test_rule_sets_keep_the_interface(name: str) -> None:
     rules = RULESETS[name]
@@ -84,10 +108,12 @@ def test_rule_sets_keep_the_interface(name: str) -> None:
             action = rules.resolve(state, chooser.choice(legal))
             if chooser.random() < 0.002:
                 action = rules.resolve(state, Action("timeout"))
+            before = scene
             state, events = apply(state, action)
             for event in events:
                 text = rules.describe(event, {"red": "Ada"})
                 assert text is None or (isinstance(text, str) and text)
+            _check_paths(before, rules.scene(state), events)
         else:
             pytest.fail(f"{name} game {game} did not end")
         assert rules.winners(state) or rules.leave.ends_match

@@ -15,15 +15,16 @@ from pyscript.ffi import is_none
 
 from ludo import Action, Choice, IllegalAction
 
-from .. import panel, setup
+from .. import panel, setup, view
 from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
+from .dicebox import DieInput
 from .dom import el, expose_hooks, keep, now_ms, number_param, on, query_param
 from .persist import Persist
 from .screen import Screen, any_shown, show_only
+from .sound import Sound
 
-HANDOVER_MS = 600  # the die ignores input this long after the turn passes (no double rolls)
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
@@ -34,14 +35,15 @@ class Controller:
 
     def __init__(self) -> None:
         self.table: Table | None = None
-        self.screen = Screen()
+        self.sound = Sound()
+        self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
         self.picker: list[Choice] = []  # several choices under one click, offered as buttons
         self.persist = Persist(self.step_aside, self.follow)
-        self.die_ready_at = 0.0  # epoch ms before which the die ignores input
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
-        self.handover = min(HANDOVER_MS, auto_delay)
+        self.die = DieInput(auto_delay, self.roller, lambda: self.act_as_person(Action("roll")),
+                            self.draw, self.sound.wake)
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
@@ -56,7 +58,7 @@ class Controller:
         form.fill(self.settings, self.bots)
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", form.on_change),
-                ("btn-resume", "click", lambda e: self.go("table")), ("die", "click", self.on_die),
+                ("btn-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
                 ("btn-home", "click", lambda e: self.go("home")),
@@ -69,9 +71,14 @@ class Controller:
         on(window, "hashchange", lambda e: self.route())
         on(window, "pagehide", lambda e: self.save())
         on(window, "storage", self.persist.on_storage)
+        on(window, "resize", lambda e: self.draw())
         window.setInterval(keep(lambda: self.tick()), 250)
         expose_hooks(position=lambda: self.table.position_text() if self.table else "",
-                     legal=lambda: self.table.legal_json() if self.table else [])
+                     legal=lambda: self.table.legal_json() if self.table else [],
+                     taps=lambda x, y: self.screen.pieces_at_point(
+                         float(x), float(y), self.movable()))
+        self.die.bind()
+        self.sound.bind(el("btn-sound"))
         self.load_saved()
         self.claim()
         el("loading").hidden = True
@@ -94,13 +101,13 @@ class Controller:
         if not isinstance(loaded, tuple):
             return False
         self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
-        self.screen.forget_layout()
+        self.screen.forget_layout(loaded[1], loaded[2])
         return True
 
     def claim(self, reload: bool = False) -> None:
         """Make this tab the one that plays (clock, computers, input)."""
         if reload:
-            self.cancel_pending()
+            self.auto.cancel()
             self.load_saved()
         self.persist.claim()
         if reload:
@@ -108,7 +115,7 @@ class Controller:
             self.schedule()
 
     def step_aside(self) -> None:
-        self.cancel_pending()
+        self.auto.cancel()
         self.draw()
 
     def follow(self) -> None:
@@ -136,25 +143,27 @@ class Controller:
     def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
         """A fresh game; the seed (who starts, every die) comes from the OS's randomness."""
-        self.cancel_pending()
+        self.auto.cancel()
         self.table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
                                turn_seconds=self.turn_seconds)
         self.screen.forget_layout()
         self.save()
         self.go("table")
+        window.scrollTo(0, 0)
         self.screen.announce(f"{self.table.name(self.table.seat_to_act or '')} starts. "
                              f"{self.prompt()}")
         self.schedule()
+        if self.table.local_person_to_act():
+            self.screen.focus(self.table)
 
     def go(self, page: str) -> None:
         """Show a page by changing the address, so Back works as expected."""
         if self.table is not None and page in ("table", "home"):
             self.table.session.screen = page
             self.save()
-        if window.location.hash == f"#{page}":
-            self.route()
-        else:
-            window.location.hash = page
+        if window.location.hash != f"#{page}":  # Back returns (a hashchange routes it)
+            window.history.pushState(None, "", f"#{page}")
+        self.route()
 
     def route(self) -> None:
         page = str(window.location.hash or "#home")[1:]
@@ -176,17 +185,26 @@ class Controller:
             self.screen.draw_home(t)
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
-                               self.prompt(), t.log)
+                               self.prompt(), self.die.state(), self.picker)
         self.tick()
 
     def person_choices(self) -> list[Choice]:
-        """What the person to act may click now (nothing while something plays by itself)."""
+        """What the person to act may click now (an automatic move too: a click plays it at
+        once; nothing while a computer plays)."""
         t = self.table
         if t is None or self.persist.passive or not self.screen.table_shown() \
-                or not t.local_person_to_act() or self.auto.kind in ("auto", "computer"):
+                or not t.local_person_to_act() or self.auto.kind == "computer":
             return []
         return [c for c in t.choices_for(t.seat_to_act)
                 if self.selected is None or c.value in (None, self.selected)]
+
+    def movable(self) -> list[str]:
+        return [p for c in self.person_choices() for p in c.pieces]
+
+    def roller(self) -> str | None:
+        """The seat a press of the die rolls for now, if any."""
+        roll = any(c.kind == "roll" for c in self.person_choices())
+        return self.table.seat_to_act if roll and self.table is not None else None
 
     def buttons(self) -> list[Choice]:
         """Choices made with a button: a picker's candidates, or choices with no piece."""
@@ -207,15 +225,18 @@ class Controller:
             return False
         before = t.seat_to_act
         try:
-            t.submit(actor, action, now_ms())
+            events = t.submit(actor, action, now_ms())
         except IllegalAction as exc:
             self.screen.announce(str(exc))
             return False
         self.selected, self.picker = None, []
-        if t.seat_to_act != before:  # a short handover: a double click cannot roll twice
-            self.die_ready_at = now_ms() + self.handover
+        self.screen.happened(before, events)
+        if t.seat_to_act != before:  # the handover: no press carries over to the next seat
+            self.die.turn_passed()
+            if t.local_person_to_act():
+                self.sound.vibrate([35])
         self.save()
-        self.cancel_pending()
+        self.auto.cancel()
         self.draw()
         # rolls, moves, captures, unlocks and turn changes, then what to do next
         self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
@@ -232,30 +253,24 @@ class Controller:
         if self.table is not None and self.table.seat_to_act is not None:
             self.act(self.table.seat_to_act, action)
 
-    def play_piece(self, piece: str) -> None:
-        picks = [c for c in self.person_choices() if piece in c.pieces]
-        if len(picks) == 1:
+    def play_pieces(self, pieces: list[str]) -> None:
+        """A tap meant ``pieces``: play their move, or offer a picker when it is ambiguous."""
+        self.sound.wake()
+        picks = [c for c in self.person_choices() if any(p in c.pieces for p in pieces)]
+        if picks and view.same_outcome(picks, self.screen.places):
             self.act_as_person(picks[0].action)
-        elif picks:  # several moves start from this piece: offer them as buttons
+        elif picks or self.picker:  # several moves under the tap: offer them as buttons
             self.picker = picks
             self.draw()
-            el("choices").querySelector("button").focus()
-
-    def on_die(self, event: Any) -> None:
-        if (event.detail or 0) > 1 or now_ms() < self.die_ready_at:
-            return  # the second click of a double click, or the turn has only just passed
-        if any(c.kind == "roll" for c in self.person_choices()):
-            self.act_as_person(Action("roll"))
+            self.screen.focus_first("#choices button")
 
     def on_board_click(self, event: Any) -> None:
-        token = event.target.closest(".token.movable")
-        if not is_none(token):
-            self.play_piece(str(token.dataset.piece))
+        self.play_pieces(self.screen.pieces_at(event, self.movable()))
 
     def on_board_key(self, event: Any) -> None:
         piece = self.screen.piece_for_key(event)  # arrows move the focus; Enter picks
         if piece is not None:
-            self.play_piece(piece)
+            self.play_pieces([piece])
 
     def on_button(self, event: Any) -> None:
         button = event.target.closest("button[data-choice]")
@@ -279,9 +294,6 @@ class Controller:
 
     # -- automatic moves, computers and the clock -------------------------------------------
 
-    def cancel_pending(self) -> None:
-        self.auto.cancel()
-
     def schedule(self) -> None:
         """Set one timer for the next automatic action the table says is due."""
         pace = self.pace_override if self.pace_override is not None \
@@ -291,19 +303,19 @@ class Controller:
             self.draw()  # the die is disabled while something plays by itself
 
     def tick(self) -> None:
-        """Every quarter second: show the clock of the seat to act."""
+        """Every quarter second: show the clock of the seat to act (off the table too, while
+        a person here is to act: their time runs)."""
         t = self.table
         left = None if t is None or t.over else t.seconds_left(now_ms())
-        self.screen.draw_clock(left, self.turn_seconds)
+        away = t.name(t.seat_to_act or "") if t is not None and t.local_person_to_act() \
+            and not self.persist.passive and not self.screen.table_shown() else None
+        self.screen.draw_clock(left, self.turn_seconds, away)
 
     # -- leaving, winning, errors ----------------------------------------------------------
 
     def on_quit(self, event: Any) -> None:
-        t = self.table
-        if t is None or t.over:
-            return
-        seats = t.quitters()
-        self.screen.show_quit(t, seats, t.seat_to_act if t.seat_to_act in seats else seats[0])
+        if self.table is not None and not self.table.over:
+            self.screen.show_quit(self.table)
 
     def on_quit_closed(self, event: Any) -> None:
         t = self.table

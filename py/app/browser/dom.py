@@ -63,11 +63,12 @@ def text_of(value: Any) -> str | None:
 
 
 def expose_hooks(**readers: Any) -> None:
-    """Read-only hooks for automated tests: ``window.ludo.<name>()`` returns JSON-ready text."""
+    """Read-only hooks for automated tests: ``window.ludo.<name>(...)`` returns JSON-ready
+    text."""
     hooks = window.Object.new()
     for name, read in readers.items():
-        def call(*_: Any, read: Any = read) -> str:
-            value = read()
+        def call(*args: Any, read: Any = read) -> str:
+            value = read(*args)
             return value if isinstance(value, str) else str(window.JSON.stringify(js(value)))
         setattr(hooks, name, keep(call))
     window.ludo = hooks

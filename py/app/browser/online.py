@@ -355,8 +355,13 @@ class OnlineController(Controller):
             return
         self.selected, self.picker = None, []
         self.auto.cancel()
+        room = self.online.room if self.online is not None else None
         if what == "sync":
             self.screen.forget_layout()
+        elif room is not None:
+            self.screen.happened(room.turn_before, room.events)
+            if t.seat_to_act != room.turn_before:  # the handover, as for a local action
+                self.die.turn_passed()
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         self.screen.announce(f"{told} {self.prompt()}".strip())

@@ -1,60 +1,191 @@
-"""Drawing into the page: the board, the panel, the clock, dialogs, announcements and focus.
+"""Drawing into the page: the board, the seats' boxes and the die at their corners, the
+panel, the clock, dialogs, announcements, focus -- and what makes play felt: the roll
+tumbling, pieces hopping along their path, captured pieces sent back, sounds.
 
 The markup itself comes from the pure :mod:`app.view` and :mod:`app.panel`; this
-module only puts it into the document (and animates pieces that moved), so the
-controller never draws.
+module only puts it into the document (writing a layer only when its markup changed,
+so animations run on undisturbed), so the controller never draws.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pyscript import document, window
 from pyscript.ffi import is_none
 
-from ludo import Choice, board
+from ludo import Choice, Scene, board, to_act
 
 from .. import panel, setup, view
 from ..table import Table
 from .dom import el, js
+from .sound import Sound
+
+CORNERS = ("tl", "tr", "bl", "br")
+ROLL_MS = 420
+SLIDE_MS = 260
+KNOCK_MS = 380
+LOW_SECONDS = 10  # the clock turns red, and warns off the table
 
 
 class Screen:
-    def __init__(self) -> None:
-        self.layout: dict[str, tuple[float, float, float]] = {}  # where pieces were drawn
-        self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
+    def __init__(self, sound: Sound) -> None:
+        self.sound = sound
         self.reduced_motion = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        self.layout: dict[str, tuple[float, float, float]] = {}  # where pieces were drawn
+        self.places: dict[str, str] = {}  # the cell each piece stood on
+        self.drawn: dict[str, str] = {}  # markup last written, by element id
+        self.board_of: Any = None  # the Board last drawn
+        self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
+        self.turned: str | None = None  # the bottom_left the board layer was drawn with
+        self.hit = view.CELL / 2
+        self.corners: dict[str, str] = {}
+        self.history: list[tuple[str | None, list[dict[str, Any]]]] = []
+        self.told: dict[tuple[int, int], str] = {}  # the move log's turns, as markup
+        self.last: tuple[str, ...] = ()  # the last move's path
+        self.motion: list[dict[str, Any]] = []  # events not yet shown moving
+        self.rolled = False  # a roll not yet shown tumbling
 
     @staticmethod
     def table_shown() -> bool:
         return not el("screen-table").hidden
 
-    def forget_layout(self) -> None:
-        self.layout = {}
+    # -- what happened -----------------------------------------------------------------------
 
-    def draw_board(self, table: Table | None, options: Sequence[Choice] = ()) -> None:
+    def forget_layout(self, states: Sequence[Any] = (),
+                      events: Sequence[list[dict[str, Any]]] = ()) -> None:
+        """A new or reloaded game: nothing to animate; the log rebuilt from its actions."""
+        self.layout, self.places, self.motion, self.rolled = {}, {}, [], False
+        self.history = [(to_act(s), list(e)) for s, e in zip(states, events, strict=False)]
+        self.told = {}
+        self.last = ()
+        for _, caused in reversed(self.history):
+            paths = [e["path"] for e in caused if "path" in e]
+            if paths:
+                self.last = tuple(paths[-1])
+                break
+
+    def happened(self, seat: str | None, events: list[dict[str, Any]]) -> None:
+        """An action by (or in the turn of) ``seat`` caused ``events``: show them next draw."""
+        self.history.append((seat, events))
+        self.motion += events
+        if any(e.get("type") == "rolled" for e in events):
+            self.rolled = True
+        paths = [e["path"] for e in events if "path" in e]
+        if paths:
+            self.last = tuple(paths[-1])
+
+    # -- the board ---------------------------------------------------------------------------
+
+    def _write(self, element_id: str, markup: str) -> bool:
+        if self.drawn.get(element_id) == markup:
+            return False
+        el(element_id).innerHTML = markup
+        self.drawn[element_id] = markup
+        return True
+
+    def draw_board(self, table: Table | None, options: Sequence[Choice] = (),
+                   marked: Sequence[str] = ()) -> None:
         """The board with the clickable pieces marked; the empty board without a game."""
         if table is None:
-            el("board").innerHTML = view.board_svg(board(setup.default_rules()))
-            self.layout = {}
+            rules = board(setup.default_rules())
+            if rules != self.board_of or self.turned is not None:
+                self._write("board-layer", view.board_svg(rules))
+                self.board_of, self.turned = rules, None
+            self._write("overlay-layer", "")
+            self._write("tokens-layer", "")
+            self.layout, self.places = {}, {}
             return
         scene = table.scene()
-        el("board").innerHTML = view.scene_svg(scene, [c for c in options if c.pieces],
-                                               bottom_left=self.bottom_left)
-        layout = view.piece_layout(scene, self.bottom_left)
-        if not self.reduced_motion and self.layout:
-            for piece, (x, y, _) in layout.items():
-                old = self.layout.get(piece)
-                if old and (abs(old[0] - x) > 0.5 or abs(old[1] - y) > 0.5):
-                    el(f"tok-{piece}").querySelector(".token-body").animate(
-                        js([{"transform": f"translate({old[0] - x}px, {old[1] - y}px)"},
-                            {"transform": "translate(0px, 0px)"}]),
-                        js({"duration": 260, "easing": "ease-out"}))
-        self.layout = layout
+        turn = self.bottom_left
+        if scene.board != self.board_of or turn != self.turned:
+            self._write("board-layer", view.board_svg(scene.board, turn))
+            self.board_of, self.turned = scene.board, turn
+            self.corners = view.seat_corners(scene.board, turn)
+        width = float(el("board").getBoundingClientRect().width)
+        self.hit = view.hit_half(width)
+        self._write("overlay-layer", view.overlay_svg(scene, self.last, turn))
+        wrote = self._write("tokens-layer", view.pieces_svg(
+            scene, [c for c in options if c.pieces], marked, turn, hit=self.hit))
+        layout = view.piece_layout(scene, turn)
+        places = {p.id: s.place for s in scene.stacks for p in s.pieces}
+        if wrote and self.layout and self.motion:
+            self._animate(scene, layout, places)
+        self.motion = []
+        self.layout, self.places = layout, places
+
+    def _animate(self, scene: Scene, layout: Mapping[str, tuple[float, float, float]],
+                 places: Mapping[str, str]) -> None:
+        """Hop the pieces that moved along their paths; then send captured ones back."""
+        paths = {p: e["path"] for e in self.motion if "path" in e for p in e["pieces"]}
+        cells = {c.id: c for c in scene.board.cells}
+        hopped, steps, home = 0.0, 0, False
+        for piece, path in paths.items():
+            if piece in layout and piece in self.layout:
+                move = view.hop(scene, piece, path, self.layout[piece][:2], layout[piece][:2],
+                                self.bottom_left)
+                self._move(piece, move.frames, move.ms, 0)
+                hopped, steps = max(hopped, move.ms), max(steps, move.steps)
+                home = home or getattr(cells.get(path[-1]), "kind", "") == "home"
+        knocked = 0
+        for piece, (x, y, _) in layout.items():
+            old = self.layout.get(piece)
+            if piece in paths or old is None or (abs(old[0] - x) + abs(old[1] - y)) < 0.5:
+                continue
+            frames: list[dict[str, Any]] = [
+                {"transform": f"translate({old[0] - x:.1f}px, {old[1] - y:.1f}px)"},
+                {"transform": "translate(0px, 0px)"}]
+            if places.get(piece) != self.places.get(piece):  # sent back by a capture
+                knocked += 1
+                frames.insert(1, {"transform": f"translate({(old[0] - x) * 0.9:.1f}px, "
+                                               f"{(old[1] - y) * 0.9 - 30:.1f}px) scale(1.3)",
+                                  "offset": 0.25})
+                self._move(piece, frames, KNOCK_MS, hopped)
+            else:  # made room for a piece arriving beside it
+                self._move(piece, frames, SLIDE_MS, hopped * 0.8)
+        if steps:
+            self.sound.hops(steps, hopped / steps)
+        if knocked:
+            self.sound.knock(hopped)
+            self.sound.vibrate([60, 40, 60])
+        if home:
+            self.sound.home(hopped)
+
+    def _move(self, piece: str, frames: list[dict[str, Any]], ms: float, delay: float) -> None:
+        if self.reduced_motion:
+            return
+        token = el(f"tok-{piece}")
+        if not is_none(token):
+            token.querySelector(".token-body").animate(
+                js(frames), js({"duration": ms, "delay": delay, "easing": "ease-in-out",
+                                "fill": "backwards"}))
+
+    def pieces_at(self, event: Any, candidates: Sequence[str]) -> list[str]:
+        """The movable pieces a click on the board may mean (several: a picker decides)."""
+        token = event.target.closest(".token.movable")
+        if (event.detail or 0) == 0:  # a keyboard's or a script's click: its target
+            return [] if is_none(token) else [str(token.dataset.piece)]
+        found = self.pieces_at_point(float(event.clientX), float(event.clientY), candidates)
+        if not found and not is_none(token):
+            found = [str(token.dataset.piece)]
+        return found
+
+    def pieces_at_point(self, x: float, y: float, candidates: Sequence[str]) -> list[str]:
+        """The candidates a tap at page point (x, y) may mean."""
+        box = el("board").getBoundingClientRect()
+        if float(box.width) <= 0:
+            return []
+        scale = view.SIZE / float(box.width)
+        return view.pieces_at(self.layout, candidates, (x - float(box.left)) * scale,
+                              (y - float(box.top)) * scale, self.hit)
+
+    # -- screens -----------------------------------------------------------------------------
 
     def draw_home(self, table: Table | None) -> None:
         """The board behind the home screen, and the note about the game in progress."""
+        el("table-area").classList.add("idle")
+        el("die").hidden = True
         self.draw_board(table)
         box = el("resume-box")
         box.hidden = table is None
@@ -64,42 +195,106 @@ class Screen:
             el("btn-resume").textContent = button
 
     def draw_table(self, table: Table, options: Sequence[Choice], buttons: Sequence[Choice],
-                   selected: str | None, prompt: str, log: Sequence[str]) -> None:
-        """Everything the table screen shows."""
-        self.draw_board(table, options)
+                   selected: str | None, prompt: str, die_state: str,
+                   picker: Sequence[Choice] = ()) -> None:
+        """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
+        handover after the turn passed: it looks disabled, and is) or "off"."""
+        el("table-area").classList.remove("idle")
+        marked = [p for c in picker for p in c.pieces]
+        self.draw_board(table, options, marked)
         scene = table.scene()
-        el("turn").innerHTML = panel.turn_html(table, scene)
+        self._write("turn", panel.turn_html(table, scene))
         el("next").textContent = panel.next_text(table, scene)
-        die = el("die")
-        can_roll = any(c.kind == "roll" for c in options)
-        die.disabled = not can_roll
-        die.classList.toggle("ready", can_roll)
-        die.classList.toggle("rolled", len(scene.dice) == 1)
-        shown = scene.dice[0].value if len(scene.dice) == 1 else None
-        el("die-face").innerHTML = panel.die_face(shown)
-        label = f"Roll the die for {table.name(scene.turn or '')}" if can_roll else \
-            f"Die showing {shown}; choose a token to move" if shown is not None else "Die"
-        die.setAttribute("aria-label", label)
+        self.draw_pods(table, scene)
+        self.draw_die(table, scene, die_state)
         el("die-hint").textContent = prompt
-        el("choices").innerHTML = panel.choice_buttons_html(buttons)
-        el("dice").innerHTML = panel.dice_html(scene, selected)
-        el("seats").innerHTML = panel.seats_html(table, scene)
+        pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
+        self._write("choices", panel.choice_buttons_html(buttons, pieces))
+        self._write("dice", panel.dice_html(scene, selected))
+        self._write("seats", panel.seats_html(table, scene))
         if not el("details").hidden:
             el("details-seats").innerHTML = panel.details_seats_html(table, scene)
             el("details-rules").innerHTML = panel.rules_html(table, scene)
-            el("log").innerHTML = panel.log_html(log)
+            self._write("log", panel.log_html(table, self.history, f"New {table.title} game.",
+                                              cache=self.told))
 
-    @staticmethod
-    def draw_clock(seconds_left: float | None, turn_seconds: float) -> None:
+    def draw_pods(self, table: Table, scene: Scene) -> None:
+        """Each seat's box at its corner; the seat to act's glows in its colour."""
+        by_corner = {corner: seat for seat, corner in self.corners.items()}
+        seated = {s.colour: s for s in scene.seats}
+        for corner in CORNERS:
+            pod = el(f"pod-{corner}")
+            colour = by_corner.get(corner)
+            seat = seated.get(colour or "")
+            pod.classList.toggle("empty", seat is None)
+            if seat is None:
+                self._write(f"pod-{corner}", "")
+                continue
+            pod.dataset.colour = colour
+            pod.classList.toggle("current", colour == scene.turn)
+            pod.classList.toggle("out", seat.status in ("quit", "eliminated"))
+            self._write(f"pod-{corner}", panel.pod_html(table, scene, colour or ""))
+
+    def draw_die(self, table: Table, scene: Scene, state: str) -> None:
+        """The die at the corner of the seat to act, in its colour, showing the last roll."""
+        die = el("die")
+        seat = scene.turn
+        die.hidden = seat is None
+        if seat is None:
+            return
+        die.dataset.corner = self.corners.get(seat, "bl")
+        die.dataset.colour = seat
+        die.dataset.seat = seat
+        die.disabled = state == "off"
+        if state == "wait":
+            die.setAttribute("aria-disabled", "true")
+        else:
+            die.removeAttribute("aria-disabled")
+        for name in ("ready", "wait"):
+            die.classList.toggle(name, state == name)
+        shown = scene.dice[-1].value if scene.dice else None
+        face = panel.die_face(None if state == "ready" else "" if shown is None else shown)
+        if self._write("die-face", face) and self.rolled and shown is not None:
+            self.sound.roll()
+            if not self.reduced_motion:
+                el("die-face").animate(
+                    js([{"transform": "rotate(-250deg) scale(.55)"},
+                        {"transform": "rotate(20deg) scale(1.12)", "offset": 0.7},
+                        {"transform": "rotate(0deg) scale(1)"}]),
+                    js({"duration": ROLL_MS, "easing": "ease-out"}))
+        self.rolled = False
+        name = table.name(seat)
+        die.setAttribute("aria-label", {
+            "ready": f"Roll the die for {name}",
+            "wait": f"Die: {name}’s turn is starting",
+        }.get(state, f"Die showing {shown}" if shown is not None else f"Die: {name}’s turn"))
+
+    def draw_clock(self, seconds_left: float | None, turn_seconds: float,
+                   away: str | None = None) -> None:
+        """The running clock: in the panel and the box of the seat to act; off the table, in
+        the header (``away`` names whose turn it is), as a warning that time runs."""
         box = el("timer")
         box.hidden = seconds_left is None
+        link = el("away-clock")
+        link.hidden = seconds_left is None or away is None
         if seconds_left is None:
             return
         shown = int(seconds_left + 0.999)
+        low = seconds_left <= LOW_SECONDS
         el("timer-text").textContent = f"{shown} s"
-        el("timer-fill").style.width = f"{100 * seconds_left / turn_seconds:.1f}%"
-        box.classList.toggle("low", seconds_left <= 5)
+        el("timer-fill").style.width = f"{min(100.0, 100 * seconds_left / turn_seconds):.1f}%"
+        box.classList.toggle("low", low)
         box.setAttribute("aria-label", f"{shown} seconds left for this roll")
+        clock = document.querySelector(".pod.current .pod-clock")
+        if not is_none(clock):
+            clock.hidden = False
+            clock.textContent = f"{shown} s"
+            clock.classList.toggle("low", low)
+        if away is not None:
+            link.textContent = f"{away}: {shown} s to play. Back to the table"
+            link.classList.toggle("low", low)
+
+    # -- words, focus, dialogs ---------------------------------------------------------------
 
     @staticmethod
     def announce(text: str) -> None:
@@ -110,10 +305,17 @@ class Screen:
     def focus(table: Table) -> None:
         """The die when it is time to roll, else the first choice (unless it plays by itself)."""
         first = document.querySelector("#board .token.movable, #choices button")
+        keep = js({"preventScroll": True})
         if table.rolling:
-            el("die").focus()
+            el("die").focus(keep)
         elif table.auto() is None and not is_none(first):
-            first.focus()
+            first.focus(keep)
+
+    @staticmethod
+    def focus_first(selector: str) -> None:
+        first = document.querySelector(selector)
+        if not is_none(first):
+            first.focus(js({"preventScroll": True}))
 
     @staticmethod
     def piece_for_key(event: Any) -> str | None:
@@ -133,22 +335,31 @@ class Screen:
         return None
 
     @staticmethod
-    def show_quit(table: Table, seats: Sequence[str], default: str) -> None:
+    def show_quit(table: Table) -> None:
+        """Who may leave: the local people's seats (the one to act first); one is named."""
+        seats = table.quitters()
+        default = table.seat_to_act if table.seat_to_act in seats else seats[0]
         el("quit-seat").innerHTML = panel.quit_options_html(table, seats, default)
+        one = len(seats) == 1
+        el("quit-seat-row").hidden = one
+        el("quit-who").hidden = not one
+        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if one else ""
         leave = table.leave
         el("quit-title").textContent = leave.title
         el("quit-text").textContent = leave.text
         el("quit-confirm").textContent = leave.button
         el("dlg-quit").showModal()
 
-    @staticmethod
-    def show_winner(table: Table) -> None:
+    def show_winner(self, table: Table) -> None:
         dialog = el("dlg-winner")
         if dialog.open:
             return
         title, text = panel.winner_text(table)
         el("winner-title").textContent = title
         el("winner-text").textContent = text
+        el("winner-standings").innerHTML = panel.standings_html(table)
+        if table.winners():
+            self.sound.win()
         dialog.showModal()
 
     @staticmethod
@@ -176,4 +387,3 @@ def show_only(screen_id: str, ids: Sequence[str], nav: str) -> None:
             link.setAttribute("aria-current", "page")
         else:
             link.removeAttribute("aria-current")
-

@@ -27,7 +27,19 @@ POSITION_FORMAT = "courtyard-ludo/position"
 The version is the rule set's own (each reads only its own versions)."""
 
 Event = dict[str, Any]
-"""An event is a plain JSON-ready dict with at least ``type`` and ``seat``."""
+"""An event is a plain JSON-ready dict with at least ``type`` and ``seat``.
+
+A few keys mean the same in every rule set, so a screen can show any game's
+events without knowing its rules:
+
+- ``rolled`` events carry ``value``: the face rolled, as :class:`DieView` shows it;
+- ``turn`` events name in ``seat`` the seat whose turn begins;
+- an event that moves pieces may carry ``pieces`` (the ids of the pieces that
+  travel together, as :class:`Piece` names them) and ``path`` (the :class:`Cell`
+  ids they pass through, from where they start to where they stop, both
+  included). A screen moves them along it; a piece that changes place without
+  such an event (one sent back by a capture) is shown going straight there.
+"""
 
 Names = Mapping[str, str]
 """Display names by seat colour (the players' own names; a seat without one uses its colour)."""

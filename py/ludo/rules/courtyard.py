@@ -501,11 +501,17 @@ class CourtyardRules:
         mine = ((dest, b, c, d) if token == 0 else (a, dest, c, d) if token == 1
                 else (a, b, dest, d) if token == 2 else (a, b, c, dest))
         if events is not None:
+            # the places passed, so a screen can move the piece along them (base.Event)
+            walk = [YARD, dest] if origin == YARD else [origin] + [
+                cast(int, DESTINATION[ci][colour in unlocked][origin][k])
+                for k in range(1, cast(int, die) + 1)]
+            shown = courtyard_scene.motion(colour, token, walk)
             if origin == YARD:
-                events.append({"type": "entered", "seat": colour, "token": token, "to": dest})
+                events.append({"type": "entered", "seat": colour, "token": token, "to": dest,
+                               **shown})
             else:
                 events.append({"type": "moved", "seat": colour, "token": token,
-                               "from": origin, "to": dest})
+                               "from": origin, "to": dest, **shown})
         victims = None
         t0, t1, t2, t3 = tokens
         if _CAPTURING[dest] and (dest in t0 or dest in t1 or dest in t2 or dest in t3):

@@ -49,11 +49,21 @@ def piece_label(colour: str, token: int, position: int) -> str:
 
 
 def board(rules: CourtyardRules, state: State | None) -> Board:
-    if state is None:
-        return cross.cross_board(COLOURS, locked=())
+    if state is None:  # before a game: every lane as a new game has it
+        return cross.cross_board(COLOURS, locked=COLOURS if rules.capture_to_unlock else ())
     locked = () if not rules.capture_to_unlock else \
         [c for c in state.seats if c not in state.unlocked]
     return cross.cross_board(state.seats, locked)
+
+
+def piece_id(colour: str, token: int) -> str:
+    return f"{colour}-{token}"
+
+
+def motion(colour: str, token: int, walk: list[int]) -> dict[str, list[str]]:
+    """A moving event's ``pieces`` and ``path`` (see base.Event) for positions ``walk``."""
+    return {"pieces": [piece_id(colour, token)],
+            "path": [cross.place_id(colour, token, p) for p in walk]}
 
 
 def stacks(state: State) -> tuple[Stack, ...]:
@@ -62,7 +72,7 @@ def stacks(state: State) -> tuple[Stack, ...]:
         for token, position in enumerate(state.tokens[_colour_index(colour)]):
             place = cross.place_id(colour, token, position)
             by_place.setdefault(place, []).append(
-                Piece(f"{colour}-{token}", colour, token, piece_label(colour, token, position)))
+                Piece(piece_id(colour, token), colour, token, piece_label(colour, token, position)))
     return tuple(Stack(place, tuple(pieces)) for place, pieces in by_place.items())
 
 
@@ -122,7 +132,7 @@ def choices(rules: CourtyardRules, state: State) -> list[Choice]:
         label = f"moves to {cross.describe_position(colour, dest).removeprefix('on ')}"
         kind = "enter" if position == YARD else "move"
         found.append(Choice(Action("move", token=token), kind, label,
-                            pieces=(f"{colour}-{token}",),
+                            pieces=(piece_id(colour, token),),
                             target=cross.place_id(colour, token, dest)))
     return found
 

@@ -1,0 +1,85 @@
+"""The die's input: a press rolls only for the seat the die shows, never during the handover.
+
+The rule itself is :class:`~app.browser.gate.DieGate` (pure, tested in CPython); this
+module wires it to the die button: clicks and keys, a shake for a press that is not
+taken, and one timer that redraws the die when its handover ends (it looks disabled
+until then, so no press is ever dropped without a sign).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pyscript import window
+
+from .dom import el, js, keep, now_ms, on
+from .gate import DieGate
+
+HANDOVER_MS = 500  # the die is closed (and looks it) this long after the turn passes
+QUIET_MS = 250  # ...and until presses pause this long: no roll carries over to the next seat
+
+
+class DieInput:
+    def __init__(self, auto_delay: float, roller: Callable[[], str | None],
+                 roll: Callable[[], None], redraw: Callable[[], None],
+                 pressed: Callable[[], None]) -> None:
+        # no longer than an automatic move's pause: tests that set it to 0 click at once
+        self.gate = DieGate(min(HANDOVER_MS, auto_delay), QUIET_MS)
+        self.roller = roller  # the seat that may roll now, or None
+        self.roll = roll
+        self.redraw = redraw
+        self.pressed = pressed  # any press (sounds may start only after one)
+        self.timer: Any = None
+
+    def bind(self) -> None:
+        on(el("die"), "click", self.on_click)
+        on(el("die"), "keydown", self.on_key)
+
+    def state(self) -> str:
+        """"ready" (a press rolls), "wait" (the handover: it looks disabled, and is) or "off"."""
+        if self.roller() is None:
+            return "off"
+        return "wait" if self.gate.closed(now_ms()) else "ready"
+
+    def turn_passed(self) -> None:
+        self.gate.turn_passed(now_ms())
+        self.reopen()
+
+    def reopen(self) -> None:
+        """Redraw the die when its handover ends."""
+        if self.timer is not None:
+            window.clearTimeout(self.timer)
+        wait = self.gate.open_at - now_ms()
+        self.timer = None if wait <= 0 else \
+            window.setTimeout(keep(lambda *_: self.redraw()), wait + 5)
+
+    def on_click(self, event: Any) -> None:
+        self.pressed()
+        if (event.detail or 0) > 1:
+            return  # the second click of a double click
+        seat = self.roller()
+        if seat is None:
+            return
+        die = el("die")
+        # a roll must be meant for the seat the die shows, and the die must show it ready
+        shown = die.classList.contains("ready") and str(die.dataset.seat) == seat
+        if self.gate.press(now_ms()) and shown:
+            self.roll()
+            return
+        shake(die)  # the turn has only just passed, and the die looks disabled
+        if self.gate.closed(now_ms()):
+            self.reopen()
+        else:
+            self.redraw()  # its handover is over: show it ready (this press was not seen so)
+
+    @staticmethod
+    def on_key(event: Any) -> None:
+        if event.repeat and str(event.key) in ("Enter", " "):
+            event.preventDefault()  # a held key rolls once, never for the next player
+
+
+def shake(element: Any) -> None:
+    element.animate(js([{"transform": "translateX(0)"}, {"transform": "translateX(-4px)"},
+                        {"transform": "translateX(4px)"}, {"transform": "translateX(0)"}]),
+                    js({"duration": 180}))

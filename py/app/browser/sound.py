@@ -1,0 +1,120 @@
+"""Sounds made on the spot with the Web Audio API, and vibration where the device has it.
+
+Nothing is downloaded: every sound is a few oscillator notes scheduled on the audio
+clock (a rattle for a roll, a tap per square a piece hops, a falling buzz for a capture,
+a rising chime for a piece home and a fanfare for a win), so they are offline as the rest
+of the page is and cost no boot time. Browsers only start audio after the player has
+touched the page: the audio context is made on the first press (``wake``) and sounds
+asked for before that are skipped. One switch, remembered in this browser, mutes both
+sound and vibration. Any failure here is swallowed: the game never depends on it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pyscript import window
+
+from . import storage
+from .dom import js, on
+
+SOUND_KEY = "courtyard-ludo/sound"
+
+
+class Sound:
+    def __init__(self) -> None:
+        self.on = storage.get(SOUND_KEY) != "off"
+        self.ctx: Any = None
+        self.random = random.Random()
+
+    def bind(self, button: Any) -> None:
+        """The switch: pressed means on; it says which, and is remembered."""
+        def show() -> None:
+            button.setAttribute("aria-pressed", "true" if self.on else "false")
+            button.textContent = "Sound on" if self.on else "Sound off"
+
+        def toggle(event: Any) -> None:
+            self.on = not self.on
+            storage.put(SOUND_KEY, "on" if self.on else "off")
+            self.wake()
+            show()
+
+        on(button, "click", toggle)
+        show()
+
+    def wake(self) -> None:
+        """Called from a press: make (or resume) the audio context while the browser allows."""
+        if not self.on:
+            return
+        try:
+            if self.ctx is None:
+                maker = getattr(window, "AudioContext", None) or \
+                    getattr(window, "webkitAudioContext", None)
+                if maker is None:
+                    return
+                self.ctx = maker.new()
+            if str(self.ctx.state) == "suspended":
+                self.ctx.resume()
+        except Exception:  # noqa: BLE001 - no audio is not an error
+            self.ctx = None
+
+    def _note(self, at: float, freq: float, dur: float, kind: str = "sine", gain: float = 0.08,
+              to: float | None = None) -> None:
+        ctx = self.ctx
+        t = float(ctx.currentTime) + at
+        osc, amp = ctx.createOscillator(), ctx.createGain()
+        osc.type = kind
+        osc.frequency.setValueAtTime(freq, t)
+        if to is not None:
+            osc.frequency.exponentialRampToValueAtTime(to, t + dur)
+        amp.gain.setValueAtTime(0.0001, t)
+        amp.gain.exponentialRampToValueAtTime(gain, t + min(0.012, dur / 4))
+        amp.gain.exponentialRampToValueAtTime(0.0001, t + dur)
+        osc.connect(amp)
+        amp.connect(ctx.destination)
+        osc.start(t)
+        osc.stop(t + dur + 0.02)
+
+    def _play(self, notes: list[tuple[Any, ...]]) -> None:
+        if not self.on or self.ctx is None or str(self.ctx.state) != "running":
+            return
+        try:
+            for note in notes:
+                self._note(*note)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def roll(self) -> None:
+        r = self.random
+        self._play([(at, r.uniform(170, 420), 0.035, "square", 0.035)
+                    for at in (0.0, 0.05, 0.1, 0.16, 0.23, 0.31)])
+
+    def hops(self, steps: int, step_ms: float, delay_ms: float = 0.0) -> None:
+        self._play([((delay_ms + (k + 0.9) * step_ms) / 1000, 620 if k % 2 else 540, 0.06,
+                     "triangle", 0.07) for k in range(min(steps, 12))])
+
+    def knock(self, delay_ms: float) -> None:
+        self._play([(delay_ms / 1000, 420, 0.35, "sawtooth", 0.06, 90)])
+
+    def home(self, delay_ms: float) -> None:
+        self._play([(delay_ms / 1000 + k * 0.09, f, 0.16, "triangle", 0.08)
+                    for k, f in enumerate((523.3, 659.3, 784.0, 1046.5))])
+
+    def win(self) -> None:
+        self._play([(k * 0.14, f, 0.3, "triangle", 0.09)
+                    for k, f in enumerate((523.3, 659.3, 784.0, 1046.5, 784.0, 1046.5))])
+
+    def vibrate(self, pattern: list[int]) -> None:
+        """A short buzz (your turn, a capture) on devices that vibrate, once the player has
+        touched the page (browsers refuse it before)."""
+        if not self.on:
+            return
+        try:
+            nav = window.navigator
+            active = getattr(nav, "userActivation", None)
+            if getattr(nav, "vibrate", None) is not None and active is not None \
+                    and active.hasBeenActive:
+                nav.vibrate(js(pattern))
+        except Exception:  # noqa: BLE001
+            pass

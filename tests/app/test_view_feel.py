@@ -1,0 +1,281 @@
+"""Play feel in the pure view and panel: corners, taps, hops, the last move, the yard glow,
+die faces and value chips for any rule set, the move log, standings, the die's handover."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from app import panel, view
+from app.browser.gate import DieGate
+from app.table import Table
+from ludo import COLOURS, Action, apply, choices, new_game, parse_position, scene
+from ludo.rules.base import DieView, Piece, Scene, Stack
+
+LETTERS = "\U0001F451\u265B\u2654"  # a crown emoji and chess crowns: never drawn as text
+
+
+def _position(**changes) -> object:
+    data = {"format": "courtyard-ludo/position", "version": 2, "rules": "courtyard",
+            "seats": list(COLOURS), "turn": "red", "phase": "roll", "die": None, "sixes": 0,
+            "tokens": {c: ["yard"] * 4 for c in COLOURS}, "unlocked": [],
+            "timeouts": {c: 0 for c in COLOURS}, "out": {}, "winner": None,
+            "rng": "00000000000000aa"}
+    data.update(changes)
+    return parse_position(json.dumps(data))
+
+
+def test_each_seat_sits_at_the_corner_of_its_yard_and_turns_with_the_board() -> None:
+    board = scene(new_game("courtyard", COLOURS, 1)).board
+    assert view.seat_corners(board) == {"red": "bl", "green": "tl", "yellow": "tr",
+                                        "blue": "br"}
+    turned = view.seat_corners(board, bottom_left="yellow")
+    assert turned["yellow"] == "bl" and len(set(turned.values())) == 4
+
+
+@pytest.mark.parametrize("width", [300, 340, 352, 375, 420, 600, 900])
+def test_a_movable_piece_gets_a_hit_square_of_at_least_44_css_pixels(width) -> None:
+    half = view.hit_half(width)
+    assert 2 * half * width / view.SIZE >= 44
+    assert half >= view.CELL / 2  # never smaller than a square
+
+
+def test_a_tap_on_a_disc_means_that_piece_and_between_pieces_means_both() -> None:
+    state = _position(phase="move", die=5, unlocked=["red"],
+                      tokens={"red": [14, 15, "yard", "yard"], "green": ["yard"] * 4,
+                              "yellow": ["yard"] * 4, "blue": ["yard"] * 4})
+    layout = view.piece_layout(scene(state))
+    hit = view.hit_half(352)  # a phone: a square is 23 CSS px, the hit square 48
+    (ax, ay, _), (bx, by, _) = layout["red-0"], layout["red-1"]
+    assert view.pieces_at(layout, ["red-0", "red-1"], ax, ay, hit) == ["red-0"]
+    assert view.pieces_at(layout, ["red-0", "red-1"], bx + 1, by, hit) == ["red-1"]
+    between = view.pieces_at(layout, ["red-0", "red-1"], (ax + bx) / 2, (ay + by) / 2 + 15, hit)
+    assert set(between) == {"red-0", "red-1"}
+    assert view.pieces_at(layout, ["red-0", "red-1"], ax + 3 * hit, ay, hit) == []
+    # a piece that is not a candidate is never meant
+    assert view.pieces_at(layout, ["red-1"], ax, ay, hit) == ["red-1"]
+
+
+def test_tokens_sharing_a_square_with_one_move_are_one_outcome() -> None:
+    state = _position(phase="move", die=3, unlocked=["red"],
+                      tokens={"red": [14, 14, 20, "yard"], "green": ["yard"] * 4,
+                              "yellow": ["yard"] * 4, "blue": ["yard"] * 4})
+    options = choices(state)
+    places = {p.id: s.place for s in scene(state).stacks for p in s.pieces}
+    on_14 = [c for c in options if set(c.pieces) <= {"red-0", "red-1"}]
+    assert len(on_14) == 2 and view.same_outcome(on_14, places)
+    assert not view.same_outcome(options, places)
+
+
+def test_a_hop_visits_every_square_of_the_path_and_ends_in_place() -> None:
+    state = _position(unlocked=["red"], tokens={"red": [10, "yard", "yard", "yard"],
+                                                "green": ["yard"] * 4, "yellow": ["yard"] * 4,
+                                                "blue": ["yard"] * 4})
+    state, _ = apply(state, Action("roll", value=5))
+    before = view.piece_layout(scene(state))
+    after_state, events = apply(state, Action("move", token=0))
+    moved = next(e for e in events if "path" in e)
+    assert moved["pieces"] == ["red-0"] and moved["path"] == [str(s) for s in range(10, 16)]
+    after = scene(after_state)
+    end = view.piece_layout(after)["red-0"][:2]
+    hop = view.hop(after, "red-0", moved["path"], before["red-0"][:2], end)
+    assert hop.steps == 5 and 0 < hop.ms <= view.HOP_MAX_MS
+    assert len(hop.frames) == 2 * hop.steps + 1
+    offsets = [f["offset"] for f in hop.frames]
+    assert offsets == sorted(offsets) and offsets[0] == 0 and offsets[-1] == 1
+    assert hop.frames[-1]["transform"] == "translate(0.0px, 0.0px) scale(1)"
+    cells = {c.id: c for c in after.board.cells}
+    for step, frame in zip(moved["path"][1:-1], hop.frames[2:-1:2], strict=True):
+        x, y = cells[step].x * view.CELL - end[0], cells[step].y * view.CELL - end[1]
+        assert frame["transform"] == f"translate({x:.1f}px, {y:.1f}px) scale(1)"
+    assert all("scale(1.22)" in f["transform"] for f in hop.frames[1::2])  # it rises between
+
+
+def test_the_last_move_and_the_seat_to_act_are_marked_on_the_board() -> None:
+    state = _position(turn="yellow")
+    svg = view.overlay_svg(scene(state), ["10", "11", "12", "13"])
+    assert svg.count('class="turn-glow turn-glow-yellow"') == 1
+    assert svg.count('class="last-from"') == 1 and svg.count('class="last-to"') == 1
+    assert svg.count('class="last-step"') == 2
+    over = scene(state)._replace(turn=None, phase="over")
+    assert "turn-glow" not in view.overlay_svg(over)
+
+
+def test_tokens_are_ringed_and_movable_ones_have_a_hit_square() -> None:
+    state, _ = apply(_position(), Action("roll", value=6))
+    svg = view.pieces_svg(scene(state), choices(state), hit=30)
+    assert svg.count('class="rim"') == 16 and svg.count('class="disc"') == 16
+    assert svg.count('class="hit"') == 4 and 'width="60.0"' in svg
+    assert f'fill="{view.RIM}" stroke="{view.OUTLINE}"' in svg
+
+
+def test_lanes_of_seats_nobody_plays_are_grey_without_locks() -> None:
+    board = scene(new_game("courtyard", ("red", "yellow"), 1)).board
+    svg = view.board_svg(board)
+    assert svg.count('class="lock"') == 2  # red's and yellow's locked lanes only
+    for colour in ("green", "blue"):
+        assert svg.count(f'class="sq lane lane-{colour} locked"') == 5
+        assert f'class="yard yard-{colour} muted"' in svg
+    classic = view.board_svg(scene(new_game("classic", ("red", "yellow"), 1)).board)
+    assert 'class="lock"' not in classic and "lane-red locked" not in classic
+    assert classic.count("lane-green locked") == 5
+
+
+def test_a_new_courtyard_board_shows_its_lanes_locked() -> None:
+    from ludo import board
+
+    assert view.board_svg(board("courtyard")).count('class="lock"') == 4
+    assert 'class="lock"' not in view.board_svg(board("classic"))
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_number_faces_have_their_pips(value) -> None:
+    assert panel.die_face(value).count('class="pip"') == value
+
+
+@pytest.mark.parametrize("face", ["crown", "feather"])
+def test_named_faces_are_drawn_not_written(face) -> None:
+    svg = panel.die_face(face)
+    assert "<path" in svg and "<text" not in svg and not any(ch in svg for ch in LETTERS)
+    assert f'class="die-{face}"' in svg
+
+
+def test_any_other_face_is_its_text_and_a_blank_die_says_roll() -> None:
+    assert ">Roll</text>" in panel.die_face(None)
+    assert ">10</text>" in panel.die_face(10)
+    assert "&lt;b&gt;" in panel.die_face("<b>")
+
+
+def _scene_with_dice(*dice: DieView) -> Scene:
+    base = scene(_position())
+    return base._replace(dice=dice)
+
+
+def test_value_chips_show_each_value_as_a_die_with_its_state() -> None:
+    scene_ = _scene_with_dice(DieView(6, "6", "used"), DieView(6, "6", "playable"),
+                              DieView(3, "3", "stranded"), DieView("crown", "crown", "playable"))
+    html = panel.dice_html(scene_, selected="3")
+    assert html.count('class="mini-die"') == 4
+    assert html.count(" disabled") == 2  # used and stranded cannot be picked
+    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stranded"' in html
+    assert 'aria-pressed="true"' not in html  # a stranded value is never the picked one
+    assert panel.dice_html(scene_, selected="crown").count('aria-pressed="true"') == 1
+    assert panel.dice_html(_scene_with_dice(DieView(4, "4")), None) == ""
+
+
+def test_stacks_are_drawn_as_stacks_with_their_count_and_a_rider_on_its_carrier() -> None:
+    base = scene(_position())
+    red = [Piece(f"red-{t}", "red", t, f"Red {t}") for t in range(3)]
+    blue = Piece("blue-0", "blue", 0, "Blue 0")
+    stacked = base._replace(stacks=(Stack("20", tuple(red), "block"),
+                                    Stack("30", (red[0]._replace(id="red-9"), blue), "double")))
+    layout = view.piece_layout(stacked)
+    ys = [layout[p.id][1] for p in red]
+    assert ys == sorted(ys, reverse=True)  # each piece of a block a little higher
+    svg = view.pieces_svg(stacked)
+    assert svg.count('class="count"') == 1 and ">3</text></g>" in svg
+    carrier, rider = layout["red-9"], layout["blue-0"]
+    assert rider[2] < carrier[2] and rider[1] < carrier[1]
+
+
+def _played_table() -> tuple[Table, list]:
+    table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"})
+    history = []
+    for _ in range(40):
+        seat = table.seat_to_act
+        action = Action("roll") if table.rolling else \
+            next(c.action for c in table.choices_for(seat))
+        history.append((seat, table.submit(seat, action, 0.0)))
+    return table, history
+
+
+def test_the_move_log_is_grouped_by_turn_newest_first_with_the_rolls_as_dice() -> None:
+    table, history = _played_table()
+    groups = panel.log_groups(history)
+    assert all(a[0] != b[0] for a, b in zip(groups, groups[1:], strict=False))
+    html = panel.log_html(table, history, "New game.")
+    items = html.split('<li class="log-turn')[1:]
+    assert items[-1].endswith("New game.</li>")
+    newest = next(seat for seat, events in reversed(history) if events)
+    assert f'swatch {newest}' in items[0]
+    rolls = sum(1 for _, events in history for e in events if e["type"] == "rolled")
+    assert html.count('class="mini-die"') == rolls
+    assert "’s turn." not in html and "'s turn." not in html  # no filler lines
+    assert "<bdi>Ada (red)</bdi>" in html
+
+
+def test_standings_put_the_winners_first_then_those_who_played_on() -> None:
+    table = Table.new("courtyard", ("red", "green", "yellow"), 3, now=0.0)
+    table.submit("green", Action("quit", seat="green"), 0.0)
+    table.submit("red", Action("quit", seat="red"), 0.0)
+    html = panel.standings_html(table)
+    order = [html.index(f"swatch {c}") for c in ("yellow", "red", "green")]
+    assert order[0] < order[1] and order[0] < order[2]
+    assert "winner" in html.split("</li>")[0]
+
+
+def test_a_seats_box_isolates_the_name_and_names_the_computer() -> None:
+    table = Table.new("courtyard", ("red", "blue"), 3, now=0.0,
+                      names={"red": "\u202e<i>Eve</i>"}, players={"blue": "hard"})
+    red = panel.pod_html(table, table.scene(), "red")
+    assert "<bdi>&lt;i&gt;Eve&lt;/i&gt;</bdi>" in red.replace("\u202e", "")
+    assert "hard" in panel.pod_html(table, table.scene(), "blue")
+
+
+def test_the_turn_line_keeps_one_shape_for_people_and_computers() -> None:
+    table = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "medium"})
+    line = panel.turn_html(table, table.scene())
+    assert line.count('class="who"') == 1
+
+
+def test_the_die_stays_closed_while_presses_keep_coming_and_opens_after_a_pause() -> None:
+    gate = DieGate(handover=500, quiet=250)
+    assert gate.press(0)
+    gate.turn_passed(1000)
+    assert gate.closed(1000) and not gate.press(1000)
+    # Enter every 35 ms for three seconds: never a roll
+    assert not any(gate.press(1000 + 35 * k) for k in range(1, 90))
+    last = 1000 + 35 * 89
+    assert gate.closed(last + 249) and not gate.closed(last + 250)
+    assert gate.press(last + 260)
+    # clicks every 100 ms after a turn passes: the same
+    gate.turn_passed(10_000)
+    assert not any(gate.press(10_000 + 100 * k) for k in range(0, 30))
+    # a single deliberate press after the handover rolls at once
+    gate.turn_passed(20_000)
+    assert gate.press(20_500)
+
+
+def test_no_handover_when_automatic_moves_have_no_pause() -> None:
+    gate = DieGate(handover=0, quiet=250)
+    gate.turn_passed(5)
+    assert gate.press(5) and gate.press(6)
+
+
+def test_hop_frames_are_plain_numbers() -> None:
+    base = scene(_position())
+    hop = view.hop(base, "red-0", ["red-yard-0", "0"], (80.0, 520.0), (260.0, 540.0))
+    assert hop.steps == 1 and len(hop.frames) == 3
+    for frame in hop.frames:
+        numbers = [float(n) for n in frame["transform"].replace("translate(", "")
+                   .replace("px", "").replace(") scale(", ",").rstrip(")").split(",")]
+        assert all(math.isfinite(n) for n in numbers)
+
+
+def test_the_move_log_tells_a_finished_turn_once() -> None:
+    table, history = _played_table()
+    cache: dict = {}
+    plain = panel.log_html(table, history, "New game.")
+    assert panel.log_html(table, history, "New game.", cache=cache) == plain
+    oldest = min(cache)
+    cache[oldest] = "<li>kept</li>"
+    assert panel.log_html(table, history, "New game.", cache=cache).endswith(
+        "<li>kept</li><li class=\"log-turn log-start\">New game.</li>")
+    # a turn that grows is told again
+    cache = {}
+    panel.log_html(table, history, cache=cache)
+    seat, _ = history[-1]
+    longer = history + [(seat, [{"type": "rolled", "seat": seat, "value": 4}])]
+    assert panel.log_html(table, longer, cache=cache) == panel.log_html(table, longer)
