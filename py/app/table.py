@@ -111,15 +111,16 @@ class Table:
         self.dice: DiceSource = dice or LocalDice()
         self.turn_seconds = turn_seconds
         self.changed_at = now  # when the position last changed (epoch ms)
-        self.log: list[str] = []  # the move log: the rule set's sentences, oldest first
+        # every action's events, with the seat whose turn it was: what the move log tells
+        self.history: list[tuple[str | None, list[dict[str, Any]]]] = []
         self.told: list[str] = []  # the sentences of the last action
 
     @classmethod
     def restore(cls, session: Session, states: list[Any], events: list[list[dict[str, Any]]],
                 now: float, turn_seconds: float = TURN_SECONDS) -> Table:
-        """A saved match (see savegame.decode), its move log rebuilt from the replay's events."""
+        """A saved match (see savegame.decode), its history rebuilt from the replay's events."""
         table = cls(session, states, turn_seconds=turn_seconds, now=now)
-        table.log = [line for caused in events for line in table.narrate(caused)]
+        table.history = [(to_act(s), list(e)) for s, e in zip(states, events, strict=False)]
         return table
 
     @classmethod
@@ -144,7 +145,6 @@ class Table:
                           timer=timer)
         table = cls(session, [start], dice, turn_seconds, now)
         session.deadline = now + turn_seconds * 1000
-        table.log = [f"New {table.title} game. {table.name(start.turn)} starts."]
         return table
 
     # -- reading -------------------------------------------------------------------------
@@ -279,7 +279,7 @@ class Table:
         self.state = after
         self.changed_at = now
         self.told = self.narrate(events)
-        self.log += self.told
+        self.history.append((seat, events))
         if is_chance(after) and (action.type != "quit" or to_act(after) != seat):
             # a new turn or an extra roll gets a fresh clock; another seat quitting does not
             self.session.deadline = now + self.turn_seconds * 1000

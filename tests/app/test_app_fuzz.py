@@ -63,7 +63,7 @@ def _boot(text: str) -> None:
     panel.turn_html(table, scene)
     panel.seats_html(table, scene)
     panel.resume_text(table)
-    panel.log_html(table.log)
+    panel.log_html(table, table.history)
     due = table.due(T0, 450, 700)
     if due is not None and due.kind in ("auto", "timeout"):
         table.run_due(due, due.at)

@@ -101,7 +101,7 @@ class Controller:
         if not isinstance(loaded, tuple):
             return False
         self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
-        self.screen.forget_layout(loaded[1], loaded[2])
+        self.screen.forget_layout(self.table)
         return True
 
     def claim(self, reload: bool = False) -> None:
@@ -230,7 +230,7 @@ class Controller:
             self.screen.announce(str(exc))
             return False
         self.selected, self.picker = None, []
-        self.screen.happened(before, events)
+        self.screen.happened(events)
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():

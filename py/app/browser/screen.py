@@ -15,7 +15,7 @@ from typing import Any
 from pyscript import document, window
 from pyscript.ffi import is_none
 
-from ludo import Choice, Scene, board, to_act
+from ludo import Choice, Scene, board
 
 from .. import panel, setup, view
 from ..table import Table
@@ -41,7 +41,6 @@ class Screen:
         self.turned: str | None = None  # the bottom_left the board layer was drawn with
         self.hit = view.CELL / 2
         self.corners: dict[str, str] = {}
-        self.history: list[tuple[str | None, list[dict[str, Any]]]] = []
         self.told: dict[tuple[int, int], str] = {}  # the move log's turns, as markup
         self.last: tuple[str, ...] = ()  # the last move's path
         self.motion: list[dict[str, Any]] = []  # events not yet shown moving
@@ -53,22 +52,19 @@ class Screen:
 
     # -- what happened -----------------------------------------------------------------------
 
-    def forget_layout(self, states: Sequence[Any] = (),
-                      events: Sequence[list[dict[str, Any]]] = ()) -> None:
-        """A new or reloaded game: nothing to animate; the log rebuilt from its actions."""
+    def forget_layout(self, table: Table | None = None) -> None:
+        """A new or reloaded game: nothing to animate; the last move found in its history."""
         self.layout, self.places, self.motion, self.rolled = {}, {}, [], False
-        self.history = [(to_act(s), list(e)) for s, e in zip(states, events, strict=False)]
         self.told = {}
         self.last = ()
-        for _, caused in reversed(self.history):
+        for _, caused in reversed(table.history if table else []):
             paths = [e["path"] for e in caused if "path" in e]
             if paths:
                 self.last = tuple(paths[-1])
                 break
 
-    def happened(self, seat: str | None, events: list[dict[str, Any]]) -> None:
-        """An action by (or in the turn of) ``seat`` caused ``events``: show them next draw."""
-        self.history.append((seat, events))
+    def happened(self, events: list[dict[str, Any]]) -> None:
+        """An action caused ``events``: show them moving at the next draw."""
         self.motion += events
         if any(e.get("type") == "rolled" for e in events):
             self.rolled = True
@@ -215,7 +211,7 @@ class Screen:
         if not el("details").hidden:
             el("details-seats").innerHTML = panel.details_seats_html(table, scene)
             el("details-rules").innerHTML = panel.rules_html(table, scene)
-            self._write("log", panel.log_html(table, self.history, f"New {table.title} game.",
+            self._write("log", panel.log_html(table, table.history, f"New {table.title} game.",
                                               cache=self.told))
 
     def draw_pods(self, table: Table, scene: Scene) -> None:
