@@ -313,7 +313,7 @@ class OnlineController(Controller):
         self.auto.cancel()
         self.table = table
         online.playing = True
-        self.screen.forget_layout()
+        self.screen.forget_layout(table)
         self.screen.bottom_left = online.own_seat()
 
     # -- the controller's hooks ------------------------------------------------------------
@@ -357,9 +357,9 @@ class OnlineController(Controller):
         self.auto.cancel()
         room = self.online.room if self.online is not None else None
         if what == "sync":
-            self.screen.forget_layout()
+            self.screen.forget_layout(t)
         elif room is not None:
-            self.screen.happened(room.turn_before, room.events)
+            self.screen.happened(room.events)
             if t.seat_to_act != room.turn_before:  # the handover, as for a local action
                 self.die.turn_passed()
         self.draw()
