@@ -70,9 +70,9 @@ def join(browser: Browser, link: str, name: str | None, seat: str | None = None)
     guest = open_page(browser, link)
     if name is None:  # a match under way: whoever opens the link without a seat watches it
         guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
-                                timeout=20_000)
+                                timeout=60_000)
     else:
-        guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=20_000)
+        guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=60_000)
         guest.fill("#room-name", name)
         guest.click(f"button.take[data-seat='{seat}']")
         guest.wait_for_function(f"JSON.parse(window.ludo.online()).seat === '{seat}'")
@@ -84,7 +84,7 @@ def start(host: Page, guests: list[Page]) -> None:
     host.click("#btn-room-start")
     for page in (host, *guests):
         page.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
-                               timeout=20_000)
+                               timeout=60_000)
         page.wait_for_selector("#screen-table:not([hidden])")
 
 
@@ -176,7 +176,7 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
     yellow.reload()
     yellow.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
     yellow.wait_for_function(
-        "v => JSON.parse(window.ludo.online()).version === v", arg=version, timeout=20_000)
+        "v => JSON.parse(window.ludo.online()).version === v", arg=version, timeout=60_000)
     assert facts(yellow)["seat"] == "yellow" and facts(yellow)["connected"]
     same_position([host, yellow, blue, watcher])
 
