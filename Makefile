@@ -73,8 +73,9 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
-$(VENDOR_STAMP): $(NPM_STAMP) tools/vendor.py
-	$(PYTHON) tools/vendor.py
+# The venv's Python: it also copies the pinned pure-Python packages the page imports (segno).
+$(VENDOR_STAMP): $(NPM_STAMP) $(REQ_STAMP) tools/vendor.py
+	$(VPY) tools/vendor.py
 	touch $@
 
 # Cheap, and writes only when py/ changed, so it runs every time.

@@ -8,9 +8,9 @@ from pyscript import window
 
 window.performance.mark("ludo:python-start")
 
-from app.browser.controller import Controller  # noqa: E402
+from app.browser.online import OnlineController  # noqa: E402
 
 window.performance.mark("ludo:imported")
-controller = Controller()
+controller = OnlineController()
 controller.boot()
 window.performance.mark("ludo:booted")

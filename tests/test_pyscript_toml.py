@@ -24,9 +24,14 @@ def test_config_points_at_vendored_runtime_and_every_module() -> None:
     assert config["interpreter"] == "./vendor/pyodide/pyodide.mjs"
     assert "packages" not in config  # the npm Pyodide ships no wheels to install
     files = config.get("files", {})
+    vendored = set(gen_pyscript_toml.vendored_files())
     for source, target in files.items():
-        assert (ROOT / source).is_file(), source
-        assert source == f"./py/{target}"
+        if target in vendored:  # copied by tools/vendor.py from the pinned PyPI package
+            assert source == f"./vendor/{target}"
+            assert (ROOT / source).is_file(), f"{source}: run tools/vendor.py"
+        else:
+            assert (ROOT / source).is_file(), source
+            assert source == f"./py/{target}"
 
 
 def test_generator_maps_packages_and_skips_entry_script_and_caches(tmp_path: Path) -> None:
@@ -41,7 +46,7 @@ def test_generator_maps_packages_and_skips_entry_script_and_caches(tmp_path: Pat
     ):
         (py / rel).parent.mkdir(parents=True, exist_ok=True)
         (py / rel).write_text("")
-    files = tomllib.loads(gen_pyscript_toml.render(py))["files"]
+    files = tomllib.loads(gen_pyscript_toml.render(py, vendored=()))["files"]
     assert files == {
         "./py/app/__init__.py": "app/__init__.py",
         "./py/ludo/__init__.py": "ludo/__init__.py",

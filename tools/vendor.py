@@ -3,10 +3,14 @@
 Only the files a page actually needs are copied, so vendor/ (and `make dist`) stays small and
 everything is served from our own origin: no CDN at run time.
 
-    python tools/vendor.py            # after `npm ci`
+    python tools/vendor.py            # after `npm ci`, with the venv's Python (for segno)
 
-It replaces vendor/pyodide and vendor/pyscript whole, so chunks of an older @pyscript/core
-(their names carry content hashes) never linger next to the new ones.
+Pure-Python packages from PyPI that the page imports (segno, for the online room's QR code;
+pinned in requirements.txt) are copied from the running Python's installation into
+vendor/<package>/, with their licence; tools/gen_pyscript_toml.py maps them into the page.
+
+It replaces vendor/pyodide, vendor/pyscript and each vendored package whole, so chunks of an
+older @pyscript/core (their names carry content hashes) never linger next to the new ones.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_pyscript_toml import VENDORED_PYTHON  # noqa: E402
 
 # The five files Pyodide loads at boot. The npm package has no package wheels, which is why
 # pyscript.toml must not ask for `packages`.
@@ -62,6 +68,34 @@ def _replace_dir(dest: Path, fill: Callable[[Path], None]) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def vendor_python(out: Path) -> None:
+    """Copy each vendored pure-Python package (the version pinned) from this interpreter."""
+    import importlib.metadata
+    import importlib.util
+
+    for package, version, names in VENDORED_PYTHON:
+        spec = importlib.util.find_spec(package)
+        if spec is None or spec.origin is None:
+            raise SystemExit(f"vendor: {package} is not installed in {sys.executable}; "
+                             "run `make` (it installs requirements.txt)")
+        found = importlib.metadata.version(package)
+        if found != version:
+            raise SystemExit(f"vendor: {package} {found} is installed, expected {version}")
+        source = Path(spec.origin).parent
+        dist = importlib.metadata.distribution(package)
+        licences = [f for f in dist.files or () if Path(str(f)).name.upper().startswith(
+            ("LICENSE", "LICENCE", "COPYING"))]
+
+        def fill(tmp: Path, source: Path = source, names: tuple[str, ...] = names,
+                 licences: list = licences, dist: object = dist) -> None:
+            for name in names:
+                shutil.copy2(source / name, tmp / name)
+            for licence in licences:
+                shutil.copy2(Path(str(dist.locate_file(licence))), tmp / "LICENSE")  # type: ignore[attr-defined]
+
+        _replace_dir(out / package, fill)
+
+
 def vendor(node_modules: Path, out: Path) -> list[Path]:
     """Copy the runtime files into `out`; returns the files written."""
     pyodide = _package_dir(node_modules, "pyodide")
@@ -81,6 +115,7 @@ def vendor(node_modules: Path, out: Path) -> list[Path]:
 
     _replace_dir(out / "pyodide", fill_pyodide)
     _replace_dir(out / "pyscript", fill_pyscript)
+    vendor_python(out)
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 

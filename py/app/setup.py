@@ -21,7 +21,9 @@ PACES = {"slow": 1300, "normal": 700, "fast": 250}
 MAX_SETTINGS_BYTES = 16_000
 NAME_LENGTH = 20  # characters a player's name keeps (cut at a whole grapheme)
 PLAYER_CHOICES = (("human", "Human"), ("easy", "Computer: Easy"),
-                  ("medium", "Computer: Medium"), ("hard", "Computer: Hard"))
+                  ("medium", "Computer: Medium"), ("hard", "Computer: Hard"),
+                  ("online", "Online: a friend joins by link"))
+ONLINE = "online"  # a seat left open for a friend: the game becomes an online room
 
 
 def default_rules() -> str:
@@ -66,7 +68,7 @@ def read_settings(raw: str | None) -> dict[str, Any]:
     players = data.get("players")
     if isinstance(players, dict):
         settings["players"] = {c: k for c, k in players.items()
-                               if c in colours and k in COMPUTER_LEVELS}
+                               if c in colours and (k in COMPUTER_LEVELS or k == ONLINE)}
     if isinstance(data.get("timer"), bool):
         settings["timer"] = data["timer"]
     if data.get("pace") in PACES:
@@ -126,7 +128,8 @@ def clean_name(text: str) -> str:
 
 def seat_rows_html(bots_available: bool = True) -> str:
     """One row per colour: take the seat, the player's name, person or computer."""
-    kinds = [(k, label) for k, label in PLAYER_CHOICES if k == "human" or bots_available]
+    kinds = [(k, label) for k, label in PLAYER_CHOICES
+             if k in ("human", ONLINE) or bots_available]
     options = "".join(f'<option value="{k}">{label}</option>' for k, label in kinds)
     rows = []
     for colour in all_colours():

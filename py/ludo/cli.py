@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludo simulate|legal|replay|tournament``.
+"""Command line: ``python -m ludo simulate|legal|replay|verify|tournament``.
 
 Every command prints one JSON line on stdout.  Bad input exits with status 2
 and a one-line message on stderr.
@@ -162,6 +162,23 @@ def replay_command(path: str) -> dict[str, Any]:
             "position": position_to_json(final)}
 
 
+def verify_command(path: str) -> dict[str, Any]:
+    """Check an online match's record (version 3): every die, every action.
+
+    The dice are checked by py/net (pure standard library, like the engine), imported only
+    here: the engine itself never needs it.
+    """
+    from net.dice import DiceError
+    from net.record import summary, verify_record_json
+
+    from .notation import load_json
+
+    try:
+        return summary(verify_record_json(load_json(_read_input(path), "record")))
+    except DiceError as exc:
+        raise CliError(f"the record does not verify: {exc}") from None
+
+
 FACE_NAMES = ("feather", "crown")
 """Die faces that are names, not numbers (Royal's); the rule set decides which it has."""
 
@@ -250,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     leg.add_argument("file", nargs="?", default="-")
     rep = sub.add_parser("replay", help="check a game record and print its final position")
     rep.add_argument("file")
+    ver = sub.add_parser("verify", help="check an online match's record: every die and action")
+    ver.add_argument("file")
     tour = sub.add_parser("tournament", help="bots against each other, seats rotated, "
                           "duplicate dice (docs/bots.md)")
     tour.add_argument("--rules", choices=list(RULESETS), default="courtyard")
@@ -279,6 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             from .bots.tournament import tournament
 
             result = tournament(args.rules, args.bots, args.games, args.seed, args.jobs)
+        elif args.command == "verify":
+            result = verify_command(args.file)
         else:
             result = replay_command(args.file)
     except (CliError, LudoError) as exc:
@@ -298,4 +319,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["main", "simulate", "legal", "replay_command", "format_position"]
+__all__ = ["main", "simulate", "legal", "replay_command", "verify_command", "format_position"]

@@ -19,6 +19,10 @@ from .rules.base import POSITION_FORMAT, Event
 
 RECORD_FORMAT = "courtyard-ludo/record"
 RECORD_VERSION = 2
+ONLINE_RECORD_VERSION = 3
+"""A record of an online match: version 2's fields plus ``dice``, the verifiable dice's record
+(commitments and every roll's reveals, docs/online.md). The engine keeps that part as it is; a
+reader that checks it is ``python -m ludo verify``."""
 MAX_SEED = (1 << 64) - 1
 
 
@@ -55,6 +59,8 @@ class Record(NamedTuple):
 
     ``options`` are the rule set's options the game was set up with, as
     sorted ``(name, value)`` pairs (empty for rule sets without options).
+    ``dice`` is an online match's dice record (a JSON object, kept as read:
+    version 3), or None for a game whose dice came from its seed (version 2).
     """
 
     rules: str
@@ -62,6 +68,7 @@ class Record(NamedTuple):
     seed: int
     actions: tuple[Action, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
+    dice: dict[str, Any] | None = None
 
     def start(self) -> Any:
         """The starting position."""
@@ -73,10 +80,11 @@ class Record(NamedTuple):
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
-    """The JSON object for a record (``options`` only when the game has any)."""
+    """The JSON object for a record (``options`` only when the game has any; ``dice``, and
+    version 3, only for an online match)."""
     data: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
+        "version": RECORD_VERSION if record.dice is None else ONLINE_RECORD_VERSION,
         "rules": record.rules,
         "seats": list(record.seats),
         "seed": record.seed,
@@ -84,6 +92,8 @@ def record_to_json(record: Record) -> dict[str, Any]:
     if record.options:
         data["options"] = dict(record.options)
     data["actions"] = [a.to_json() for a in record.actions]
+    if record.dice is not None:
+        data["dice"] = record.dice
     return data
 
 
@@ -93,12 +103,19 @@ def record_from_json(data: Any) -> Record:
         raise NotationError("record", "must be a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise NotationError("format", f"must be {quote(RECORD_FORMAT)}")
-    if not _is_version(data.get("version"), RECORD_VERSION):
+    online = _is_version(data.get("version"), ONLINE_RECORD_VERSION)
+    if not online and not _is_version(data.get("version"), RECORD_VERSION):
         raise NotationError("version", f"version {quote(data.get('version'))} is not supported "
-                            f"(this app reads version {RECORD_VERSION})")
-    extra = set(data) - {"format", "version", "rules", "seats", "seed", "options", "actions"}
+                            f"(this app reads versions {RECORD_VERSION} and "
+                            f"{ONLINE_RECORD_VERSION})")
+    fields = {"format", "version", "rules", "seats", "seed", "options", "actions"}
+    extra = set(data) - fields - ({"dice"} if online else set())
     if extra:
-        raise NotationError(sorted(map(str, extra))[0], "is not a field of a record")
+        raise NotationError(sorted(map(str, extra))[0], "is not a field of a record"
+                            + (" (only version 3 has dice)" if "dice" in extra else ""))
+    dice = data.get("dice")
+    if online and not isinstance(dice, dict):
+        raise NotationError("dice", "must be a JSON object (a version 3 record's dice)")
     rules = rules_for(data.get("rules"))
     if "seats" not in data:
         raise NotationError("seats", "is missing")
@@ -115,7 +132,7 @@ def record_from_json(data: Any) -> Record:
     if not isinstance(actions, list):
         raise NotationError("actions", "must be a list")
     parsed = tuple(rules.parse_action(a, f"actions[{i}]") for i, a in enumerate(actions))
-    return Record(rules.name, seats, seed, parsed, tuple(sorted(options.items())))
+    return Record(rules.name, seats, seed, parsed, tuple(sorted(options.items())), dice)
 
 
 def format_record(record: Record) -> str:

@@ -385,6 +385,12 @@ class DiceLedger:
         self._apply(settled, anchors)
         return settled
 
+    def preview(
+        self, roll: int, n: int, reveals: Mapping[str, bytes] | Sequence[tuple[str, bytes]]
+    ) -> SettledRoll:
+        """What :meth:`settle` would settle, without changing anything (DiceError likewise)."""
+        return self._prepare(roll, n, reveals)[0]
+
     def _prepare(
         self, roll: int, n: int, reveals: Mapping[str, bytes] | Sequence[tuple[str, bytes]]
     ) -> tuple[SettledRoll, dict[str, _Anchor]]:

@@ -72,7 +72,7 @@ class _Document(Protocol):
 def read_setting(document: _Document) -> str | None:
     """The page's `ludo-signal` meta content, or None (for `signal_url`)."""
     element = document.querySelector(f'meta[name="{SETTING_META}"]')
-    if element is None:
+    if element is None or not element:  # Pyodide gives null as a falsy JsNull, not None
         return None
     return element.getAttribute("content") or None
 

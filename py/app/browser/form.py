@@ -61,7 +61,8 @@ def fill(settings: dict[str, Any], bots_available: bool) -> None:
     for colour in setup.all_colours():
         _field(f"name-{colour}").value = settings["names"].get(colour, "")
         kind = settings["players"].get(colour, "human")
-        _field(f"kind-{colour}").value = kind if bots_available else "human"
+        _field(f"kind-{colour}").value = kind if bots_available or kind == setup.ONLINE \
+            else "human"
     for box in _form().querySelectorAll(".rule-option input"):
         box.checked = bool(settings["options"].get(str(box.name).removeprefix("option-")))
     el("opt-timer").checked = bool(settings["timer"])
@@ -108,7 +109,7 @@ def read(settings: dict[str, Any]) -> str | None:
         if name:
             names[colour] = name
         kind = str(_field(f"kind-{colour}").value)
-        if kind in COMPUTER_LEVELS:
+        if kind in COMPUTER_LEVELS or kind == setup.ONLINE:
             players[colour] = kind
     options = {str(box.name).removeprefix("option-"): bool(box.checked)
                for box in _form().querySelectorAll(".rule-option input")

@@ -37,6 +37,8 @@ class Screen:
         self.places: dict[str, str] = {}  # the cell each piece stood on
         self.drawn: dict[str, str] = {}  # markup last written, by element id
         self.board_of: Any = None  # the Board last drawn
+        self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
+        self.turned: str | None = None  # the bottom_left the board layer was drawn with
         self.hit = view.CELL / 2
         self.corners: dict[str, str] = {}
         self.told: dict[tuple[int, int], str] = {}  # the move log's turns, as markup
@@ -84,24 +86,25 @@ class Screen:
         """The board with the clickable pieces marked; the empty board without a game."""
         if table is None:
             rules = board(setup.default_rules())
-            if rules != self.board_of:
+            if rules != self.board_of or self.turned is not None:
                 self._write("board-layer", view.board_svg(rules))
-                self.board_of = rules
+                self.board_of, self.turned = rules, None
             self._write("overlay-layer", "")
             self._write("tokens-layer", "")
             self.layout, self.places = {}, {}
             return
         scene = table.scene()
-        if scene.board != self.board_of:
-            self._write("board-layer", view.board_svg(scene.board))
-            self.board_of = scene.board
-            self.corners = view.seat_corners(scene.board)
+        turn = self.bottom_left
+        if scene.board != self.board_of or turn != self.turned:
+            self._write("board-layer", view.board_svg(scene.board, turn))
+            self.board_of, self.turned = scene.board, turn
+            self.corners = view.seat_corners(scene.board, turn)
         width = float(el("board").getBoundingClientRect().width)
         self.hit = view.hit_half(width)
-        self._write("overlay-layer", view.overlay_svg(scene, self.last))
+        self._write("overlay-layer", view.overlay_svg(scene, self.last, turn))
         wrote = self._write("tokens-layer", view.pieces_svg(
-            scene, [c for c in options if c.pieces], marked, hit=self.hit))
-        layout = view.piece_layout(scene)
+            scene, [c for c in options if c.pieces], marked, turn, hit=self.hit))
+        layout = view.piece_layout(scene, turn)
         places = {p.id: s.place for s in scene.stacks for p in s.pieces}
         if wrote and self.layout and self.motion:
             self._animate(scene, layout, places)
@@ -116,7 +119,8 @@ class Screen:
         hopped, steps, home = 0.0, 0, False
         for piece, path in paths.items():
             if piece in layout and piece in self.layout:
-                move = view.hop(scene, piece, path, self.layout[piece][:2], layout[piece][:2])
+                move = view.hop(scene, piece, path, self.layout[piece][:2], layout[piece][:2],
+                                self.bottom_left)
                 self._move(piece, move.frames, move.ms, 0)
                 hopped, steps = max(hopped, move.ms), max(steps, move.steps)
                 home = home or getattr(cells.get(path[-1]), "kind", "") == "home"

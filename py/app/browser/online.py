@@ -1,0 +1,580 @@
+"""Online rooms in the page: the room screen, and the controller that plays through a room.
+
+:class:`OnlineController` is the app's controller with online play added (py/main.py makes
+one): a setup with seats marked "Online" creates a room; a link with ``#room=<id>`` joins one.
+While a room is open the table is the room's (the host's :class:`~net.room.HostRoom` table, or
+a guest's follower table), actions go through the room (the host applies them after the dice
+are revealed; a guest sends them to the host), and what arrives from the network is drawn like
+a local action. Everything the rooms decide is pure Python in :mod:`net.room`; this module only
+wires it to the page, the storage and the transport (:mod:`app.browser.rtc`).
+
+Storage: ``courtyard-ludo/online`` names the room this device is in and its role; the room's
+own state (the host's match and chains, or a guest's secret, name and chains) is kept under
+``courtyard-ludo/room/<role>/<id>``, so a reload, a lost network or a reopened link comes back to
+the same seat. A local game's save is never touched by online play.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pyscript import document, window
+from pyscript.ffi import is_none
+
+from ludo import Action, IllegalAction, LudoError
+
+from .. import roomview, setup
+from ..table import TABLE
+from . import storage
+from .controller import SCREENS, Controller
+from .dom import el, keep, now_ms, on
+from .rtc import Transport
+
+SESSION_KEY = "courtyard-ludo/online"
+OFFLINE = "Online rooms need an internet connection."
+
+
+def _room_key(role: str, room: str) -> str:
+    return f"courtyard-ludo/room/{role}/{room}"
+
+
+def _load(key: str) -> Any:
+    text = storage.get(key)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def room_link(room: str) -> str:
+    """The page's address with the room id in its fragment (never sent to any server)."""
+    base = str(window.location.href).split("#")[0]
+    return f"{base}#room={room}"
+
+
+class Online:
+    """One open room in this page: the pure room, its transport, and their wiring."""
+
+    def __init__(self, ctl: OnlineController, room: Any, role: str) -> None:
+        from net.signalling import SignallingError, read_setting, signal_url
+
+        self.ctl, self.room, self.role = ctl, room, role
+        self.id: str = room.room
+        self.status = "Connecting…"
+        self.tick_timer: Any = None
+        self.playing = False
+        try:
+            url = signal_url(str(window.location.href), read_setting(document))
+        except SignallingError as exc:
+            url, self.status = "", str(exc)
+        self.transport = Transport(url, self.id, role, self.opened, self.message, self.closed,
+                                   self.on_state)
+        room.on_change = self.changed
+        if role == "guest":
+            room.on_saved = self.save
+        self.url = url
+
+    # -- transport events ------------------------------------------------------------------
+
+    def start(self) -> None:
+        if not bool(window.navigator.onLine):
+            self.status = OFFLINE
+        elif self.url:
+            self.transport.start()
+        self.save()
+        self.ctl.draw_room()
+
+    def on_state(self, state: str) -> None:
+        words = {"connecting": "Connecting…", "closed": "Connection to the room lost; "
+                 "trying again…", "no-host": "Waiting for the host."}
+        if state == "joined":
+            self.status = "Waiting for the host." if self.role == "guest" and \
+                not self.room.connected else "Connected."
+        else:
+            self.status = words.get(state, state)
+        if not bool(window.navigator.onLine):
+            self.status = OFFLINE
+        self.ctl.draw_room()
+
+    def opened(self, peer: str) -> None:
+        if self.role == "host":
+            self.room.connect(peer)
+        elif peer == self.transport.host:
+            self.room.send_text = lambda text: self.transport.send_host(text)
+            self.room.connect()
+            self.status = "Connected to the host."
+        self.ctl.draw_room()
+
+    def message(self, peer: str, text: str) -> None:
+        if self.role == "host":
+            self.room.receive(peer, text, now_ms())
+        elif peer == self.transport.host:
+            self.room.receive(text, now_ms())
+
+    def closed(self, peer: str) -> None:
+        if self.role == "host":
+            self.room.disconnect(peer, now_ms())
+        elif peer == self.transport.host:
+            self.room.disconnect()
+            self.status = "Waiting for the host."
+        self.ctl.draw_room()
+
+    # -- what the room says ----------------------------------------------------------------
+
+    def changed(self, what: str) -> None:
+        table = self.room.table
+        if table is not None and (self.ctl.table is not table):
+            first = not self.playing
+            self.ctl.take_table(table, self)
+            if first:
+                self.ctl.go("table")
+            self.ctl.schedule()
+        self.save()
+        if what in ("action", "sync") and self.playing:
+            self.ctl.after_network(what)
+        else:
+            self.ctl.draw_room()
+        self.arm_tick()
+
+    def arm_tick(self) -> None:
+        """The host settles a roll whose reveals did not all come in time."""
+        if self.role != "host":
+            return
+        if self.tick_timer is not None:
+            window.clearTimeout(self.tick_timer)
+            self.tick_timer = None
+        due = self.room.reveal_due()
+        if due is not None:
+            self.tick_timer = window.setTimeout(
+                keep(lambda *_: self.room.tick(now_ms())), max(0.0, due - now_ms()) + 5)
+
+    def act(self, actor: str, action: Action) -> None:
+        if self.role == "host":
+            self.room.act(actor, action, now_ms())
+            self.arm_tick()
+        elif actor == self.room.seat or action.type == "quit" and action.seat == self.room.seat:
+            if not self.room.connected:
+                raise IllegalAction("Waiting for the host: your move cannot be sent yet.")
+            self.room.act(action)
+        else:
+            raise IllegalAction("Only your own seat plays from this device.")
+
+    def save(self) -> None:
+        storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
+        storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
+
+    def leave(self) -> None:
+        self.transport.stop()
+        storage.remove(SESSION_KEY)
+        if self.role == "guest" or self.room.table is None or self.room.table.over:
+            storage.remove(_room_key(self.role, self.id))
+
+    # -- what the page shows -------------------------------------------------------------
+
+    def own_seat(self) -> str | None:
+        if self.role == "guest":
+            seat: str | None = self.room.seat
+            return seat
+        t = self.room.table
+        people = [s for s in self.room.seats if self.room.kinds[s] == "human"]
+        if t is not None:
+            people = [s for s in people if s in t.active_seats()] or people
+        return people[0] if people else None
+
+    def status_line(self) -> str:
+        room, t = self.room, self.room.table
+        if self.role == "guest":
+            if room.problem:
+                return room.problem
+            if room.closed:
+                return room.closed
+            if not room.connected:
+                return self.status
+        if t is not None and not t.over:
+            here = set(room.here if self.role == "guest" else room.connected_seats())
+            away = [s for s in t.active_seats() if t.kind(s) == "remote"
+                    and s != self.own_seat() and self.role == "host" and s not in here]
+            if away:
+                return "Away: " + ", ".join(t.name(s) for s in away) + " (the clock runs)."
+        return self.status if self.role == "host" else "Connected to the host."
+
+    def dice_html(self) -> str:
+        t = self.room.table
+        if t is None:
+            return ""
+        dropped = sorted(self.room.dropped) if self.role == "guest" else []
+        return roomview.dice_panel_html(self.room.throws, t.record.seats, t.names, dropped)
+
+
+class OnlineController(Controller):
+    """The controller, with online rooms."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.online: Online | None = None
+
+    def boot(self) -> None:
+        for target, handler in (("btn-room-copy", self.on_copy), ("btn-room-share", self.on_share),
+                                ("btn-room-start", self.on_room_start),
+                                ("btn-room-leave", self.on_room_leave),
+                                ("btn-room-watch", self.on_watch), ("room-seats", self.on_take),
+                                ("btn-online-room", lambda e: self.show_room()),
+                                ("btn-room-table", lambda e: self.go("table"))):
+            on(el(target), "click", handler)
+        on(el("online-dice"), "toggle", lambda e: self.draw_online())
+        on(window, "online", lambda e: self.draw_room())
+        on(window, "offline", lambda e: self.draw_room())
+        el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
+        session = _load(SESSION_KEY)
+        super().boot()
+        hooks = window.ludo
+        hooks.online = keep(lambda *_: json.dumps(self.online_facts()))
+        hooks.sendRaw = keep(lambda text: self.send_raw(str(text)))
+        if isinstance(session, dict) and not str(window.location.hash).startswith("#room="):
+            self.resume(session)
+
+    # -- opening rooms ---------------------------------------------------------------------
+
+    def resume(self, session: dict[str, Any]) -> None:
+        room, role = session.get("room"), session.get("role")
+        if not isinstance(room, str) or role not in ("host", "guest"):
+            return
+        saved = _load(_room_key(role, room))
+        if saved is None:
+            storage.remove(SESSION_KEY)
+            return
+        self.open_room(role, room, saved)
+
+    def open_room(self, role: str, room_id: str, saved: Any = None) -> None:
+        from net.dice import DiceError
+        from net.room import GuestRoom, HostRoom, new_secret
+
+        if self.online is not None and self.online.id == room_id:
+            return
+        self.close_room()
+        try:
+            if role == "host":
+                room: Any = HostRoom.restore(saved, lambda p, t: None, now_ms())
+            elif saved is not None:
+                room = GuestRoom.restore(saved, lambda t: None)
+            else:
+                room = GuestRoom(room_id, new_secret(), "", lambda t: None)
+        except (DiceError, LudoError) as exc:
+            window.console.warn(f"the saved room cannot be used: {exc}")
+            storage.remove(_room_key(role, room_id))
+            room = GuestRoom(room_id, new_secret(), "", lambda t: None)
+            role = "guest"
+        online = Online(self, room, role)
+        if role == "host":
+            room.send_text = online.transport.send
+        self.online = online
+        online.start()
+        if role == "host":
+            room.resume(now_ms())
+        if room.table is not None:
+            self.take_table(room.table, online)
+            if room.table.session.screen == "table":
+                self.go("table")
+                return
+        self.show_room()
+
+    def close_room(self) -> None:
+        if self.online is not None:
+            self.online.leave()
+            self.online = None
+            self.screen.bottom_left = None
+            self.auto.cancel()
+            self.table = None
+            self.load_saved()
+
+    def create_room(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
+                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
+        from net.room import HostRoom
+        from net.signalling import new_room_id
+
+        if not bool(window.navigator.onLine):
+            el("setup-error").textContent = OFFLINE
+            el("setup-error").hidden = False
+            return
+        self.close_room()
+        room = HostRoom(new_room_id(), rules, seats, {s: players.get(s, "human") for s in seats},
+                        names, timer, options, self.turn_seconds, lambda p, t: None)
+        online = Online(self, room, "host")
+        room.send_text = online.transport.send
+        self.online = online
+        online.start()
+        self.show_room()
+
+    def take_table(self, table: Any, online: Online) -> None:
+        """The room's match is the table now: drawn with this player's colour at bottom left."""
+        self.auto.cancel()
+        self.table = table
+        online.playing = True
+        self.screen.forget_layout(table)
+        self.screen.bottom_left = online.own_seat()
+
+    # -- the controller's hooks ------------------------------------------------------------
+
+    def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
+                   players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
+        if setup.ONLINE in players.values():
+            self.create_room(rules, seats, names, players, timer, options)
+        else:
+            self.close_room()
+            super().start_game(rules, seats, names, players, timer, options)
+
+    def save(self) -> None:
+        if self.online is not None and self.online.playing:
+            self.online.save()
+        else:
+            super().save()
+
+    def act(self, actor: str, action: Action) -> bool:
+        online = self.online
+        if online is None or not online.playing or self.table is None:
+            return super().act(actor, action)
+        if self.table.over:
+            return False
+        try:
+            online.act(actor, action)
+        except IllegalAction as exc:
+            self.screen.announce(str(exc))
+            return False
+        self.selected, self.picker = None, []
+        if actor != TABLE:
+            self.draw()
+        return True
+
+    def after_network(self, what: str) -> None:
+        """An action was applied (here or from the host): show it as a local one is shown."""
+        t = self.table
+        if t is None:
+            return
+        self.selected, self.picker = None, []
+        self.auto.cancel()
+        room = self.online.room if self.online is not None else None
+        if what == "sync":
+            self.screen.forget_layout(t)
+        elif room is not None:
+            self.screen.happened(room.events)
+            if t.seat_to_act != room.turn_before:  # the handover, as for a local action
+                self.die.turn_passed()
+        self.draw()
+        told = " ".join(t.told) if what == "action" else ""
+        self.screen.announce(f"{told} {self.prompt()}".strip())
+        if t.over:
+            if self.screen.table_shown():
+                self.show_winner()
+        elif self.screen.table_shown() and t.local_person_to_act():
+            self.screen.focus(t)
+        self.schedule()
+
+    def route(self) -> None:
+        page = str(window.location.hash or "")
+        if page.startswith("#room="):
+            room = page.removeprefix("#room=")
+            from net.signalling import is_room_id
+
+            if is_room_id(room):
+                if self.online is None or self.online.id != room:
+                    session = _load(SESSION_KEY)
+                    role = str(session.get("role")) if isinstance(session, dict) and \
+                        session.get("room") == room else "guest"
+                    self.open_room(role, room, _load(_room_key(role, room)))
+                    return
+                self.show_room()
+                return
+        el("screen-room").hidden = True
+        super().route()
+
+    def show_room(self) -> None:
+        for screen_id in SCREENS:
+            el(screen_id).hidden = True
+        el("screen-room").hidden = False
+        if self.online is not None and not str(window.location.hash).startswith("#room="):
+            window.history.replaceState(None, "", f"#room={self.online.id}")
+        self.draw_room()
+
+    def draw(self) -> None:
+        super().draw()
+        self.draw_online()
+
+    def draw_online(self) -> None:
+        o = self.online
+        box = el("online-panel")
+        box.hidden = o is None or not o.playing or not self.screen.table_shown()
+        if o is None or box.hidden:
+            return
+        el("online-status").textContent = o.status_line()
+        if el("online-dice").open:
+            el("online-dice-body").innerHTML = o.dice_html()
+
+    def draw_room(self) -> None:
+        """The room screen: the link and its QR code, the seats, the buttons."""
+        o = self.online
+        if o is None or el("screen-room").hidden:
+            self.draw_online()
+            return
+        room, host = o.room, o.role == "host"
+        status = o.status if bool(window.navigator.onLine) else OFFLINE
+        if not host and room.problem:
+            status = room.problem
+        el("room-status").textContent = status
+        link = room_link(o.id)
+        el("room-invite").hidden = not host
+        if host and el("room-link").value != link:
+            el("room-link").value = link
+            try:
+                el("room-qr").innerHTML = roomview.qr_svg(link)
+            except Exception as exc:  # noqa: BLE001 - the link works without its picture
+                window.console.warn(f"QR code: {exc}")
+        lobby = room.lobby_fields() if host else room.lobby
+        you = o.own_seat() if not host else None
+        if lobby is not None:
+            el("room-seats").innerHTML = roomview.lobby_html(
+                lobby, {}, host, you, room.connected_seats() if host else room.here)
+        started = lobby is not None and lobby["started"]
+        el("room-title").textContent = "Your online room" if host else "Join the online room"
+        el("room-join").hidden = host or started or lobby is None
+        el("btn-room-start").hidden = not host or started
+        el("btn-room-start").disabled = not (host and room.ready())
+        el("btn-room-table").hidden = room.table is None
+        if not host and lobby is not None and not started:
+            if you is not None:
+                el("room-hint").textContent = "You have a seat. The host starts the match " \
+                                              "when every seat is taken."
+            elif room.watching:
+                el("room-hint").textContent = "You are watching."
+            else:
+                el("room-hint").textContent = "Pick a free seat and enter your name, or watch."
+        elif host and not started:
+            el("room-hint").textContent = "Send the link to your friends. Start the match " \
+                                          "when every online seat is taken."
+        else:
+            el("room-hint").textContent = ""
+
+    # -- room screen events ----------------------------------------------------------------
+
+    def on_copy(self, event: Any) -> None:
+        link = str(el("room-link").value)
+        try:
+            window.navigator.clipboard.writeText(link)
+            self.screen.announce("Link copied.")
+            el("room-copied").hidden = False
+        except Exception:  # noqa: BLE001 - no clipboard: select it for the person to copy
+            el("room-link").select()
+
+    def on_share(self, event: Any) -> None:
+        from .dom import js
+
+        try:
+            window.navigator.share(js({"title": "Courtyard Ludo", "text": "Join my Ludo game",
+                                       "url": str(el("room-link").value)}))
+        except Exception:  # noqa: BLE001 - dismissed or unavailable
+            pass
+
+    def on_room_start(self, event: Any) -> None:
+        o = self.online
+        if o is None or o.role != "host":
+            return
+        from net.room import Refused
+
+        try:
+            o.room.start(now_ms())
+        except Refused as exc:
+            el("room-hint").textContent = str(exc)
+            return
+        o.arm_tick()
+        if o.room.table is not None:
+            self.go("table")
+
+    def on_room_leave(self, event: Any) -> None:
+        o = self.online
+        if o is not None and o.role == "host" and o.room.table is None:
+            o.room.close("The host closed the room.")
+        self.close_room()
+        window.history.replaceState(None, "", "#home")
+        self.route()
+
+    def on_take(self, event: Any) -> None:
+        button = event.target.closest("button.take")
+        o = self.online
+        if is_none(button) or o is None or o.role != "guest":
+            return
+        name = setup.clean_name(str(el("room-name").value)) or str(button.dataset.seat).title()
+        o.room.claim(str(button.dataset.seat), name)
+
+    def on_watch(self, event: Any) -> None:
+        o = self.online
+        if o is not None and o.role == "guest":
+            o.room.watching = True
+            o.room.watch()
+            self.draw_room()
+
+    def on_quit_closed(self, event: Any) -> None:
+        o = self.online
+        if o is None or not o.playing:
+            super().on_quit_closed(event)
+            return
+        if self.screen.dialog_answer("quit") != "confirm" or self.table is None:
+            return
+        seat = str(el("quit-seat").value)
+        if self.act(seat, Action("quit", seat=seat)):
+            self.go("home")  # online, quitting returns you Home (seed rule 11)
+
+    def on_quit(self, event: Any) -> None:
+        o, t = self.online, self.table
+        if o is not None and o.playing and t is not None and not any(
+                t.kind(s) == "human" for s in t.active_seats()):
+            self.screen.announce("You have no seat in play here: there is nothing to quit. "
+                                 "Leave the room from its screen.")
+            return
+        super().on_quit(event)
+
+    def on_winner_closed(self, event: Any) -> None:
+        if self.online is None or not self.online.playing:
+            super().on_winner_closed(event)
+            return
+        self.go("home")
+
+    # -- for tests and the benchmark -------------------------------------------------------
+
+    def online_facts(self) -> dict[str, Any]:
+        o = self.online
+        if o is None:
+            return {"room": None}
+        room, t = o.room, o.room.table
+        facts: dict[str, Any] = {
+            "room": o.id, "role": o.role, "status": o.status_line(),
+            "version": None if t is None else t.version, "over": bool(t and t.over),
+            "seat": o.own_seat(), "position": None if t is None else t.position_text(),
+            "rolls": len(room.throws), "bottomLeft": self.screen.bottom_left,
+        }
+        if o.role == "host":
+            facts["roundTrips"] = list(room.round_trips)
+            facts["connected"] = room.connected_seats()
+            facts["ready"] = room.ready()
+        else:
+            facts["problem"] = room.problem
+            facts["notices"] = list(room.notices)
+            facts["dropped"] = sorted(room.dropped)
+            facts["connected"] = room.connected
+        return facts
+
+    def send_raw(self, text: str) -> None:
+        """Send ``text`` as it is to the host (a guest) or to every guest (the host): the
+        browser tests' forged messages."""
+        o = self.online
+        if o is None:
+            return
+        if o.role == "guest":
+            o.transport.send_host(text)
+        else:
+            for peer in list(o.room.peers):
+                o.transport.send(peer, text)
+
+
+__all__ = ["OnlineController"]

@@ -1,0 +1,285 @@
+"""The online transport in the page: the signalling WebSocket and WebRTC data channels.
+
+Host-authoritative star: every guest opens one ``RTCPeerConnection`` to the host, which answers
+each. The signalling helper (server/signal.py) only passes the offers, answers and ICE
+candidates; game messages travel over the data channels, which the rooms (net/room.py) fill.
+
+- :class:`Signal` keeps one WebSocket to the helper: joins the room, pings it while we stay, and
+  joins again after the helper closed it (idle room, restart, lost network), with a growing pause.
+- :class:`Link` is one peer connection and its data channel ("ludo", reliable and ordered). The
+  SDP and candidates stay JavaScript objects (JSON text in between), as runtime-facts advises.
+- :class:`Transport` puts them together for a host (answers every guest) or a guest (calls the
+  latest host it hears of), and tells its owner ``opened(peer)``, ``message(peer, text)`` and
+  ``closed(peer)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pyscript import window
+from pyscript.ffi import create_proxy, is_none, to_js
+
+from net import signalling
+
+PING_FALLBACK_S = 240
+RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
+
+
+def _js(value: Any) -> Any:
+    return to_js(value, dict_converter=window.Object.fromEntries)
+
+
+def _to_python(value: Any) -> Any:
+    """A JavaScript object (an SDP, a candidate) as plain Python data, through JSON text."""
+    return json.loads(str(window.JSON.stringify(value)))
+
+
+class Signal:
+    """One WebSocket to the signalling helper, in one room."""
+
+    def __init__(self, url: str, room: str, hello: dict[str, Any],
+                 on_message: Callable[[dict[str, Any]], None],
+                 on_state: Callable[[str], None]) -> None:
+        self.url, self.room, self.hello = url, room, hello
+        self.on_message, self.on_state = on_message, on_state
+        self.socket: Any = None
+        self.peer: str | None = None  # our id in the room
+        self.ice_servers: list[Any] = []
+        self.proxies: list[Any] = []
+        self.ping_timer: Any = None
+        self.attempt = 0
+        self.stopped = False
+
+    def open(self) -> None:
+        if self.stopped:
+            return
+        try:
+            socket = window.WebSocket.new(self.url)
+        except Exception as exc:  # noqa: BLE001 - a URL the browser refuses
+            self.on_state(f"error:{exc}")
+            return
+        self.socket = socket
+        self.proxies = [create_proxy(f) for f in (self._opened, self._message, self._closed)]
+        socket.onopen, socket.onmessage, socket.onclose = self.proxies
+        self.on_state("connecting")
+
+    def _opened(self, event: Any) -> None:
+        self.socket.send(signalling.join_message(self.room, self.hello))
+
+    def _message(self, event: Any) -> None:
+        try:
+            message = signalling.parse_server_message(str(event.data))
+        except signalling.SignallingError as exc:
+            window.console.warn(f"signalling: {exc}")
+            return
+        if message["type"] == "welcome":
+            self.peer = message["peer"]
+            self.ice_servers = message["iceServers"]
+            self.attempt = 0
+            seconds = message["limits"].get("idleTimeout", PING_FALLBACK_S * 2)
+            every = max(5.0, float(seconds) / 2) if isinstance(seconds, int | float) else \
+                PING_FALLBACK_S
+            self._stop_ping()
+            self.ping_timer = window.setInterval(create_proxy(self.ping), every * 1000)
+            self.on_state("joined")
+        self.on_message(message)
+
+    def _closed(self, event: Any) -> None:
+        self._stop_ping()
+        self.peer = None
+        if self.stopped:
+            return
+        self.on_state("closed")
+        pause = RETRY_S[min(self.attempt, len(RETRY_S) - 1)]
+        self.attempt += 1
+        window.setTimeout(create_proxy(lambda *_: self.open()), pause * 1000)
+
+    def _stop_ping(self) -> None:
+        if self.ping_timer is not None:
+            window.clearInterval(self.ping_timer)
+            self.ping_timer = None
+
+    def ping(self, *_: Any) -> None:
+        self.send(signalling.ping_message())
+
+    def send(self, text: str) -> None:
+        if self.socket is not None and int(self.socket.readyState) == 1:
+            self.socket.send(text)
+
+    def relay(self, kind: str, to: str, data: Any) -> None:
+        self.send(signalling.relay_message(kind, to, data))
+
+    def close(self) -> None:
+        self.stopped = True
+        self._stop_ping()
+        if self.socket is not None:
+            self.socket.close()
+
+
+class Link:
+    """One RTCPeerConnection with its data channel, to one peer of the room."""
+
+    def __init__(self, signal: Signal, peer: str, calls: bool,
+                 opened: Callable[[str], None], message: Callable[[str, str], None],
+                 closed: Callable[[str], None]) -> None:
+        self.signal, self.peer = signal, peer
+        self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
+        config = {"iceServers": signal.ice_servers}
+        self.pc = window.RTCPeerConnection.new(_js(config))
+        self.channel: Any = None
+        self.proxies: list[Any] = []
+        self.remote_set = False
+        self.early: list[Any] = []  # candidates that came before the remote description
+        self.done = False
+        self.pc.onicecandidate = self._keep(self._candidate)
+        self.pc.onconnectionstatechange = self._keep(self._state)
+        if calls:
+            self._wire(self.pc.createDataChannel("ludo", _js({"ordered": True})))
+            asyncio.ensure_future(self._offer())
+        else:
+            self.pc.ondatachannel = self._keep(lambda event: self._wire(event.channel))
+
+    def _keep(self, fn: Any) -> Any:
+        proxy = create_proxy(fn)
+        self.proxies.append(proxy)
+        return proxy
+
+    def _wire(self, channel: Any) -> None:
+        self.channel = channel
+        channel.onopen = self._keep(lambda e: self.opened_cb(self.peer))
+        channel.onmessage = self._keep(lambda e: self.message_cb(self.peer, str(e.data)))
+        channel.onclose = self._keep(lambda e: self.close())
+
+    def _candidate(self, event: Any) -> None:
+        if not is_none(event.candidate):
+            self.signal.relay("candidate", self.peer, _to_python(event.candidate))
+
+    def _state(self, event: Any) -> None:
+        if str(self.pc.connectionState) in ("failed", "closed"):
+            self.close()
+
+    async def _offer(self) -> None:
+        offer = await self.pc.createOffer()
+        await self.pc.setLocalDescription(offer)
+        self.signal.relay("offer", self.peer, _to_python(self.pc.localDescription))
+
+    async def on_offer(self, data: Any) -> None:
+        await self.pc.setRemoteDescription(window.JSON.parse(json.dumps(data)))
+        await self._flush()
+        answer = await self.pc.createAnswer()
+        await self.pc.setLocalDescription(answer)
+        self.signal.relay("answer", self.peer, _to_python(self.pc.localDescription))
+
+    async def on_answer(self, data: Any) -> None:
+        await self.pc.setRemoteDescription(window.JSON.parse(json.dumps(data)))
+        await self._flush()
+
+    async def on_candidate(self, data: Any) -> None:
+        candidate = window.JSON.parse(json.dumps(data))
+        if self.remote_set:
+            await self.pc.addIceCandidate(candidate)
+        else:
+            self.early.append(candidate)
+
+    async def _flush(self) -> None:
+        self.remote_set = True
+        early, self.early = self.early, []
+        for candidate in early:
+            await self.pc.addIceCandidate(candidate)
+
+    @property
+    def is_open(self) -> bool:
+        return self.channel is not None and str(self.channel.readyState) == "open"
+
+    def send(self, text: str) -> None:
+        if self.is_open:  # the rooms already cut long messages into parts
+            self.channel.send(text)
+
+    def close(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            self.pc.close()
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+        self.closed_cb(self.peer)
+
+
+class Transport:
+    """The room's connections: a host answers every guest; a guest calls the host."""
+
+    def __init__(self, url: str, room: str, role: str, opened: Callable[[str], None],
+                 message: Callable[[str, str], None], closed: Callable[[str], None],
+                 state: Callable[[str], None]) -> None:
+        self.role = role
+        self.opened, self.message, self.closed, self.state = opened, message, closed, state
+        self.links: dict[str, Link] = {}
+        self.host: str | None = None  # a guest's host's peer id
+        self.signal = Signal(url, room, {"role": role}, self.on_signal, state)
+
+    def start(self) -> None:
+        self.signal.open()
+
+    def stop(self) -> None:
+        self.signal.close()
+        for link in list(self.links.values()):
+            link.close()
+
+    def send(self, peer: str, text: str) -> None:
+        link = self.links.get(peer)
+        if link is not None:
+            link.send(text)
+
+    def send_host(self, text: str) -> None:
+        if self.host is not None:
+            self.send(self.host, text)
+
+    def _link(self, peer: str, calls: bool) -> Link:
+        old = self.links.pop(peer, None)
+        if old is not None:
+            old.close()
+        link = Link(self.signal, peer, calls, self.opened, self.message, self._closed)
+        self.links[peer] = link
+        return link
+
+    def _closed(self, peer: str) -> None:
+        link = self.links.get(peer)
+        if link is not None and link.done:
+            del self.links[peer]
+        self.closed(peer)
+
+    def _call_host(self, peer: str) -> None:
+        if self.host is not None and self.host != peer and self.host in self.links:
+            self.links[self.host].close()
+        self.host = peer
+        self._link(peer, calls=True)
+
+    def on_signal(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "welcome" and self.role == "guest":
+            hosts = [p["peer"] for p in message["peers"] if p["hello"].get("role") == "host"]
+            if hosts:
+                self._call_host(hosts[-1])
+            else:
+                self.state("no-host")
+        elif kind == "peer-joined" and self.role == "guest" \
+                and message["hello"].get("role") == "host":
+            self._call_host(message["peer"])
+        elif kind == "peer-left":
+            link = self.links.get(message["peer"])
+            if link is not None:
+                link.close()
+        elif kind == "offer" and self.role == "host":
+            asyncio.ensure_future(self._link(message["from"], calls=False).on_offer(
+                message["data"]))
+        elif kind == "answer" and message["from"] in self.links:
+            asyncio.ensure_future(self.links[message["from"]].on_answer(message["data"]))
+        elif kind == "candidate" and message["from"] in self.links:
+            asyncio.ensure_future(self.links[message["from"]].on_candidate(message["data"]))
+        elif kind == "error":
+            window.console.warn(f"signalling error: {message['code']}: {message['message']}")

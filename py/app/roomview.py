@@ -1,0 +1,159 @@
+"""The online room's markup: the lobby, the link's QR code, and the Dice panel.
+
+Pure Python (tested in CPython), like :mod:`app.panel`: data in, HTML text out. The QR code is
+drawn by ``segno`` (a pure-Python QR encoder, vendored for the page by tools/vendor.py), imported
+only when a room is opened.
+
+The Dice panel is the honest answer to "are the dice rigged?": every roll of an online match
+is verified by every page (net/dice.py), and the panel shows, per seat, how often each face
+came up and a chi-square test of those counts against a fair die.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from ludo import name_of
+from net.record import Throw
+
+KIND_WORDS = {"online": "online", "person": "on the host's device", "computer": "computer"}
+
+
+def qr_svg(text: str) -> str:
+    """The QR code of ``text`` as inline SVG markup (scaled by CSS)."""
+    import segno
+
+    code = segno.make(text, error="m", micro=False)
+    svg: str = code.svg_inline(scale=4, dark="#1d1b26", light="#ffffff", border=2,
+                               svgclass="qr", omitsize=True)
+    return svg
+
+
+def regularized_gamma_q(a: float, x: float) -> float:
+    """Q(a, x) = Γ(a, x) / Γ(a), the upper tail: a series below a + 1, a continued fraction
+    above it (the usual split; both converge fast there)."""
+    if x <= 0:
+        return 1.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        for _ in range(500):
+            n += 1
+            term *= x / n
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
+def chi_square_p(counts: Sequence[int]) -> float | None:
+    """The p-value of ``counts`` (one per equally likely outcome) under a fair die: the chance
+    that a fair die gives counts at least this uneven. None with fewer than 2 outcomes or no
+    throws."""
+    total = sum(counts)
+    k = len(counts)
+    if k < 2 or total == 0:
+        return None
+    expected = total / k
+    statistic = sum((c - expected) ** 2 / expected for c in counts)
+    return regularized_gamma_q((k - 1) / 2, statistic / 2)
+
+
+def _label(value: Any) -> str:
+    return str(value)
+
+
+def dice_panel_html(throws: Sequence[Throw], seats: Sequence[str], names: Mapping[str, str],
+                    dropped: Sequence[int] = (), recent: int = 12) -> str:
+    """Per seat: throws of each face, and the chi-square p-value; then the latest rolls, each
+    "verified ✓", with whoever's reveal was not counted."""
+    if not throws:
+        return '<p class="muted">No dice thrown yet. Every roll will be checked here.</p>'
+    faces: tuple[Any, ...] = ()
+    for throw in throws:
+        if len(throw.faces) > len(faces):
+            faces = throw.faces
+    head = "".join(f"<th scope='col'>{escape(_label(f))}</th>" for f in faces)
+    rows = []
+    for seat in (*seats, None):
+        mine = [t for t in throws if seat is None or t.seat == seat]
+        if not mine and seat is not None:
+            continue
+        counts = [sum(1 for t in mine if t.value == f) for f in faces]
+        p = chi_square_p(counts)
+        who = "All seats" if seat is None else escape(name_of(seat, names))
+        cells = "".join(f"<td>{c}</td>" for c in counts)
+        fair = "—" if p is None else f"{p:.2f}"
+        rows.append(f"<tr{' class=total' if seat is None else ''}><th scope='row'><bdi>{who}"
+                    f"</bdi></th>{cells}<td>{len(mine)}</td><td>{fair}</td></tr>")
+    table = (f"<table class='dice-counts'><caption>Throws per face, and the chance that a fair "
+             f"die is this uneven (p)</caption><thead><tr><th scope='col'>Seat</th>{head}"
+             f"<th scope='col'>Throws</th><th scope='col'>p</th></tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    lost = set(dropped)
+    items = []
+    for throw in list(throws)[-recent:][::-1]:
+        note = ""
+        if throw.missing:
+            note = f" (without {', '.join(escape(name_of(p, names)) for p in throw.missing)})"
+        if throw.roll in lost:
+            note += " — your reveal was not counted"
+        items.append(f"<li data-roll='{throw.roll}'>Roll {throw.roll}: "
+                     f"<bdi>{escape(name_of(throw.seat, names))}</bdi> threw "
+                     f"<strong>{escape(_label(throw.value))}</strong> "
+                     f"<span class='verified'>verified ✓</span>{note}</li>")
+    return (f"{table}<p class='muted'>A p below 0.01 over many throws would be a sign of "
+            f"unfair dice; any p is possible for a few throws.</p>"
+            f"<ol class='plain dice-rolls' aria-label='Latest rolls'>{''.join(items)}</ol>")
+
+
+def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
+               you: str | None, connected: Sequence[str] = ()) -> str:
+    """The room's seats: who holds each, who is here; a guest's buttons to take a free one."""
+    rows = []
+    for row in lobby["seats"]:
+        seat, kind = row["seat"], row["kind"]
+        name = row["name"] or names.get(seat, "")
+        if kind == "online":
+            if row["taken"]:
+                status = "here" if row["here"] or seat in connected else "away"
+                who = f"<bdi>{escape(name)}</bdi> <span class='muted'>({status})</span>"
+            else:
+                who = "<span class='muted'>waiting for a friend</span>"
+        else:
+            who = f"<bdi>{escape(name or seat.capitalize())}</bdi> <span class='muted'>" \
+                  f"({KIND_WORDS.get(kind, kind)})</span>"
+        button = ""
+        if not host and kind == "online" and not lobby["started"] and (
+                not row["taken"] or seat == you):
+            label = "Your seat" if seat == you else "Take this seat"
+            button = (f"<button type='button' class='take' data-seat='{escape(seat)}'"
+                      f"{' disabled' if seat == you else ''}>{label}</button>")
+        mine = " mine" if seat == you else ""
+        rows.append(f"<li class='room-seat{mine}' data-seat='{escape(seat)}'>"
+                    f"<span class='swatch {escape(seat)}' aria-hidden='true'>"
+                    f"{escape(seat[:1].upper())}</span><span class='who'>"
+                    f"{escape(seat.capitalize())}: {who}</span>{button}</li>")
+    return f"<ul class='room-seats plain'>{''.join(rows)}</ul>"

@@ -1,0 +1,253 @@
+"""The game protocol's messages: versioned JSON over a data channel, checked field by field.
+
+Every message is one JSON object ``{"v": 1, "seq": n, "type": ..., <fields>}``:
+
+- ``v`` is the protocol version; a peer refuses any other.
+- ``seq`` numbers the messages one sender sends on one connection, from 1, strictly rising; a
+  receiver refuses a message whose ``seq`` is not above the last it accepted (a duplicate, a
+  replay, or one that arrived out of order), and a refused message moves nothing, not even the
+  count.
+- ``type`` says which fields follow: exactly those (none missing, none extra, each of its type).
+
+Guests send at most ``MAX_GUEST_BYTES``; the host's ``sync`` (the whole record) may be larger,
+up to ``MAX_HOST_BYTES``, and travels in ``FRAME_BYTES`` parts (:func:`frames`,
+:class:`Reassembler`) because a data channel's messages are best kept small. docs/online.md,
+"The game protocol", lists every message and what a peer does with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from ludo import LudoError
+from ludo.notation import load_json
+
+VERSION = 1
+MAX_GUEST_BYTES = 16 * 1024
+MAX_HOST_BYTES = 4 * 1024 * 1024
+FRAME_BYTES = 16 * 1024
+MAX_NAME = 40
+MAX_TEXT = 200
+HEX64 = frozenset("0123456789abcdef")
+
+
+class ProtocolError(ValueError):
+    """A message that is not what the protocol allows; ``code`` says which kind of refusal."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Message(NamedTuple):
+    type: str
+    seq: int
+    body: dict[str, Any]  # the fields after v, seq and type
+
+
+# -- field checks ------------------------------------------------------------------------------
+
+Check = Callable[[Any], bool]
+
+
+def _int(low: int = 0, high: int = 2**53) -> Check:
+    return lambda v: type(v) is int and low <= v <= high
+
+
+def _str(most: int) -> Check:
+    return lambda v: isinstance(v, str) and len(v) <= most
+
+
+def _hex64(v: Any) -> bool:
+    return isinstance(v, str) and len(v) == 64 and set(v) <= HEX64
+
+
+def _obj(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
+def _opt(check: Check) -> Check:
+    return lambda v: v is None or check(v)
+
+
+def _seat(v: Any) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 16 and v.isalpha() and v.islower()
+
+
+def _list_of(check: Check, most: int) -> Check:
+    return lambda v: isinstance(v, list) and len(v) <= most and all(check(x) for x in v)
+
+
+def _commitment(v: Any) -> bool:
+    return isinstance(v, dict) and set(v) == {"participant", "head", "start", "length"} \
+        and _str(16)(v["participant"]) and _hex64(v["head"]) \
+        and _int()(v["start"]) and _int(1, 2**20)(v["length"])
+
+
+def _seat_row(v: Any) -> bool:
+    return isinstance(v, dict) and set(v) == {"seat", "kind", "name", "taken", "here"} \
+        and _seat(v["seat"]) and v["kind"] in ("online", "person", "computer") \
+        and _str(MAX_NAME)(v["name"]) and isinstance(v["taken"], bool) \
+        and isinstance(v["here"], bool)
+
+
+def _reveal_pair(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and _str(16)(v[0]) and _hex64(v[1])
+
+
+_ACTION = _obj  # the rule set's parse_action checks its fields (the table does, on submit)
+_LEFT = _opt(_int(0, 10**7))  # the clock: milliseconds left, or null
+
+# Messages a guest sends to the host.
+GUEST_MESSAGES: dict[str, dict[str, Check]] = {
+    "hello": {"name": _str(MAX_NAME), "secret": _hex64},
+    "claim": {"seat": _seat, "name": _str(MAX_NAME), "commit": _commitment},
+    "watch": {},
+    "act": {"version": _int(), "action": _ACTION},
+    "reveal": {"roll": _int(), "reveal": _hex64},
+    "commit": {"commit": _commitment},
+    "ack": {"version": _int()},
+    "resync": {},
+}
+
+# Messages the host sends to a guest.
+HOST_MESSAGES: dict[str, dict[str, Check]] = {
+    "lobby": {"rules": _str(32), "options": _obj, "timer": lambda v: isinstance(v, bool),
+              "seats": _list_of(_seat_row, 8), "started": lambda v: isinstance(v, bool),
+              "you": _opt(_seat)},
+    "begin": {"match": _str(64), "participants": _list_of(_str(16), 9),
+              "commits": _list_of(_commitment, 9)},
+    "sync": {"record": _obj, "names": _obj, "players": _obj, "timer": lambda v: isinstance(
+        v, bool), "turnSeconds": _int(1, 3600), "left": _LEFT, "you": _opt(_seat),
+        "connected": _list_of(_seat, 8)},
+    "open": {"roll": _int(), "n": _int(1, 2**32)},
+    "settled": {"roll": _int(), "n": _int(1, 2**32), "reveals": _list_of(_reveal_pair, 9),
+                "value": _int(0, 2**32)},
+    "commit": {"commit": _commitment},
+    "action": {"version": _int(), "actor": _str(16), "action": _ACTION, "left": _LEFT},
+    "dropped": {"roll": _int()},
+    "presence": {"connected": _list_of(_seat, 8)},
+    "refused": {"code": _str(32), "message": _str(MAX_TEXT)},
+    "closed": {"reason": _str(MAX_TEXT)},
+}
+
+
+def encode(kind: str, seq: int, **fields: Any) -> str:
+    """A message as JSON text (its fields are not checked here: the receiver checks)."""
+    return json.dumps({"v": VERSION, "seq": seq, "type": kind, **fields},
+                      separators=(",", ":"), allow_nan=False)
+
+
+def decode(text: Any, schema: dict[str, dict[str, Check]], max_bytes: int) -> Message:
+    """Parse and check one message against ``schema`` (GUEST_MESSAGES or HOST_MESSAGES).
+
+    ProtocolError, with a code: ``too-big``, ``bad-json``, ``version``, ``bad-schema``,
+    ``unknown-type``."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad-json", "a message is JSON text")
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ProtocolError("too-big", f"a message of at most {max_bytes} bytes")
+    try:
+        data = load_json(text, "message", max_bytes)
+    except LudoError as exc:
+        raise ProtocolError("bad-json", str(exc)) from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad-schema", "a message is a JSON object")
+    if data.get("v") != VERSION or type(data.get("v")) is not int:
+        raise ProtocolError("version", f"protocol version {VERSION} expected")
+    seq = data.get("seq")
+    if type(seq) is not int or not 1 <= seq <= 2**53:
+        raise ProtocolError("bad-schema", "seq is a whole number from 1")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in schema:
+        raise ProtocolError("unknown-type", "an unknown message type")
+    fields = schema[kind]
+    body = {k: v for k, v in data.items() if k not in ("v", "seq", "type")}
+    if set(body) != set(fields):
+        raise ProtocolError("bad-schema", f"{kind}: the fields are "
+                            f"{', '.join(sorted(fields)) or 'none'}")
+    for name, check in fields.items():
+        if not check(body[name]):
+            raise ProtocolError("bad-schema", f"{kind}: {name} is not valid")
+    return Message(kind, seq, body)
+
+
+class Counter:
+    """Sequence numbers of one connection: what we send, and the last we accepted."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.accepted = 0
+
+    def next(self) -> int:
+        self.sent += 1
+        return self.sent
+
+    def fresh(self, seq: int) -> bool:
+        """Whether a message numbered ``seq`` may be accepted (it does not accept it)."""
+        return seq > self.accepted
+
+    def accept(self, seq: int) -> None:
+        self.accepted = seq
+
+
+# -- framing: a long message in parts ---------------------------------------------------------
+
+FRAME_PREFIX = "~"  # a part; every whole message starts with "{"
+
+
+def frames(text: str, size: int = FRAME_BYTES) -> list[str]:
+    """``text`` as one message if it is short, else as parts ``~i/n:`` + a slice."""
+    if len(text) <= size:
+        return [text]
+    chunk = size - 32
+    parts = [text[i:i + chunk] for i in range(0, len(text), chunk)]
+    return [f"{FRAME_PREFIX}{i}/{len(parts)}:{part}" for i, part in enumerate(parts)]
+
+
+class Reassembler:
+    """Puts parts back together (they arrive in order on a reliable, ordered channel).
+
+    Returns whole messages; parts out of order, over ``max_bytes`` in all or malformed
+    drop the message being assembled (ProtocolError)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.parts: list[str] = []
+        self.size = 0
+        self.expected = 0
+
+    def feed(self, text: Any) -> str | None:
+        if not isinstance(text, str):
+            raise ProtocolError("bad-json", "a message is text")
+        if not text.startswith(FRAME_PREFIX):
+            if self.parts:
+                self._reset()
+                raise ProtocolError("bad-frame", "a message arrived in the middle of parts")
+            return text
+        head, sep, data = text[1:].partition(":")
+        index, slash, count = head.partition("/")
+        if not sep or not slash or not index.isdigit() or not count.isdigit() \
+                or len(head) > 16:
+            self._reset()
+            raise ProtocolError("bad-frame", "a malformed part")
+        i, n = int(index), int(count)
+        if i != len(self.parts) or (self.parts and n != self.expected) or not 1 < n or i >= n:
+            self._reset()
+            raise ProtocolError("bad-frame", "a part out of order")
+        self.size += len(data)
+        if self.size > self.max_bytes:
+            self._reset()
+            raise ProtocolError("too-big", f"a message of at most {self.max_bytes} bytes")
+        self.parts.append(data)
+        self.expected = n
+        if len(self.parts) < n:
+            return None
+        whole = "".join(self.parts)
+        self._reset()
+        return whole
+
+    def _reset(self) -> None:
+        self.parts, self.size, self.expected = [], 0, 0

@@ -1,0 +1,925 @@
+"""An online room: the host's side and a guest's side of the game protocol, transport-free.
+
+Host-authoritative star: every guest talks to the host only. The host's :class:`HostRoom` runs
+the match (a :class:`~app.table.Table` whose online seats are ``remote`` agents), checks every
+message, applies actions with the engine and broadcasts them; each guest's :class:`GuestRoom`
+applies every broadcast action with its own engine and its own copy of the dice ledger, so a
+forged or buggy host is caught, not followed. Both are plain objects: the transport hands them
+text (``receive``) and they hand text back through the ``send`` function they were given, so
+tests run whole matches in memory and the page runs the same code over WebRTC.
+
+What happens, in order (docs/online.md, "The game protocol", has every message):
+
+1. A guest connects and says ``hello`` with its device's secret for this room. The host answers
+   with the ``lobby`` (the seats and who holds them), and a ``sync`` once the match runs. A
+   secret that holds a seat gets that seat back: that is how a reload, a lost network or a
+   reopened link put a player back in their seat.
+2. The guest ``claim``s a free online seat with a name and the commitment of its dice chain, or
+   ``watch``es.
+3. When every online seat is taken the host starts: ``begin`` (the participants and their
+   commitments), then roll 0, the match's seed, drawn like every die: ``open``, each
+   participant's ``reveal``, ``settled``. Then a ``sync`` gives everyone the record.
+4. Play: a seat's ``act`` (with the position id it acted on) is applied by the host's table or
+   refused (``refused``, nothing changed); a chance action first opens the next roll and waits
+   for the reveals (all of them, or ``REVEAL_TIMEOUT_MS``). The host broadcasts ``settled`` and
+   ``action``; each guest checks and applies both and answers ``ack``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from app.savegame import Session
+from app.table import COMPUTER_LEVELS, TABLE, Due, Table
+from ludo import (
+    Action,
+    IllegalAction,
+    LudoError,
+    chance_outcomes,
+    is_chance,
+    rules_for,
+    to_act,
+)
+from ludo.notation import record_from_json, record_to_json
+
+from . import protocol
+from .dice import (
+    CHAIN_LENGTH,
+    RENEW_MARGIN,
+    Commitment,
+    DiceError,
+    DiceLedger,
+    RevealCollector,
+    SecretChain,
+)
+from .protocol import Counter, Message, ProtocolError
+from .record import (
+    SEED_RANGE,
+    LedgerDice,
+    RollNeeded,
+    Throw,
+    replay_verified,
+    seed_of,
+    throw_of,
+)
+
+HOST = "host"
+"""The host's participant id in the dice (it contributes for its local and computer seats)."""
+REVEAL_TIMEOUT_MS = 1500.0  # the host settles a roll without the reveals still missing then
+QUEUE_LIMIT = 8  # actions held while a roll is being revealed
+NAME_LENGTH = 20
+ONLINE = "online"  # a seat kind in the room's plan: open to a guest
+
+Send = Callable[[str, str], None]  # (peer id, text)
+
+
+class Refused(Exception):
+    """A message the rules of the room refuse; ``code`` is sent back with the reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def clean_name(text: str) -> str:
+    """A guest's name as shown: printable, no bidirectional controls, at most 20 characters."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"
+                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069)
+    return " ".join(kept.split())[:NAME_LENGTH].strip()
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+
+
+class FollowerTable(Table):
+    """A guest's table: it applies what the host broadcasts and plays nothing by itself except
+    the only move of its own seat (the auto-move a person gets at any table); the host runs the
+    clock and the computers."""
+
+    own: frozenset[str] = frozenset()
+
+    def due(self, now: float, auto_delay: float = 0.0, pace: float = 0.0) -> Due | None:
+        seat = self.seat_to_act
+        if seat is None or seat not in self.own:
+            return None
+        auto = self.auto()
+        return Due("auto", seat, self.changed_at + auto_delay, auto) if auto else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The host
+
+
+class Peer:
+    """One guest connection as the host sees it."""
+
+    def __init__(self, peer_id: str) -> None:
+        self.id = peer_id
+        self.counter = Counter()
+        self.secret: str | None = None  # sha256 of the device's secret, after hello
+        self.seat: str | None = None
+        self.watching = False
+        self.name = ""
+        self.acked = -1  # the last position id this guest said it applied
+
+
+class Holder(NamedTuple):
+    """Who holds an online seat: the device's secret (hashed), its name, its dice commitment."""
+
+    secret: str
+    name: str
+    commitment: Commitment
+
+
+class HostRoom:
+    """The host's room: the plan, the seats' holders, the match, the dice."""
+
+    chain_length = CHAIN_LENGTH  # links per dice chain (tests make them short)
+
+    def __init__(self, room: str, rules: str, seats: tuple[str, ...], kinds: Mapping[str, str],
+                 names: Mapping[str, str], timer: bool, options: Mapping[str, Any],
+                 turn_seconds: float, send: Send, chain: SecretChain | None = None,
+                 match: str | None = None) -> None:
+        rules_for(rules)
+        self.room = room
+        self.rules = rules
+        self.seats = tuple(seats)
+        for seat, kind in kinds.items():
+            if seat not in self.seats or kind not in (ONLINE, "human", *COMPUTER_LEVELS):
+                raise ValueError(f"seat {seat}: kind {kind!r}")
+        self.kinds = {s: kinds.get(s, "human") for s in self.seats}
+        self.names = {s: n for s, n in names.items() if s in self.seats and n}
+        self.timer = timer
+        self.options = dict(options)
+        self.turn_seconds = turn_seconds
+        self.send_text = send
+        self.chains = [chain or SecretChain.new(0, self.chain_length)]
+        self.match = match or secrets.token_urlsafe(16)
+        self.peers: dict[str, Peer] = {}
+        self.holders: dict[str, Holder] = {}
+        self.table: Table | None = None
+        self.ledger: DiceLedger | None = None
+        self.dice: LedgerDice | None = None
+        self.collector: RevealCollector | None = None
+        self.opened_at = 0.0
+        self.pending: tuple[str, Action, int | None] | None = None  # the action awaiting a roll
+        self.queue: list[tuple[str, Action, int | None]] = []
+        self.sent_at: dict[int, float] = {}  # version -> when its action was broadcast
+        self.round_trips: list[float] = []  # ms from broadcast to each guest's ack
+        self.throws: list[Throw] = []  # every chance value, for the Dice panel
+        self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
+        self.events: list[dict[str, Any]] = []  # what the last action applied caused
+        self.turn_before: str | None = None  # whose turn it was when it was applied
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        return self.ledger is not None
+
+    def online_seats(self) -> list[str]:
+        return [s for s in self.seats if self.kinds[s] == ONLINE]
+
+    def participants(self) -> list[str]:
+        return [HOST, *self.online_seats()]
+
+    def connected_seats(self) -> list[str]:
+        return [p.seat for p in self.peers.values() if p.seat is not None]
+
+    def ready(self) -> bool:
+        """Every online seat is taken: the host may start."""
+        return all(s in self.holders for s in self.online_seats())
+
+    def name(self, seat: str) -> str:
+        holder = self.holders.get(seat)
+        return holder.name if holder and holder.name else self.names.get(seat, "")
+
+    def players(self) -> dict[str, str]:
+        """The table's agents: online seats are remote, computers their level, people human."""
+        return {s: ("remote" if k == ONLINE else k) for s, k in self.kinds.items()
+                if k != "human"}
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def send(self, peer: Peer, kind: str, **fields: Any) -> None:
+        text = protocol.encode(kind, peer.counter.next(), **fields)
+        for part in protocol.frames(text):
+            self.send_text(peer.id, part)
+
+    def broadcast(self, kind: str, only: Callable[[Peer], bool] | None = None,
+                  **fields: Any) -> None:
+        for peer in list(self.peers.values()):
+            if peer.secret is not None and (only is None or only(peer)):
+                self.send(peer, kind, **fields)
+
+    def lobby_fields(self, you: str | None = None) -> dict[str, Any]:
+        here = set(self.connected_seats())
+        rows = []
+        for seat in self.seats:
+            kind = self.kinds[seat]
+            rows.append({"seat": seat, "kind": {"human": "person", ONLINE: ONLINE}.get(
+                kind, "computer"), "name": self.name(seat), "taken": seat in self.holders,
+                "here": seat in here})
+        return {"rules": self.rules, "options": self.options, "timer": self.timer,
+                "seats": rows, "started": self.started, "you": you}
+
+    def send_lobby(self) -> None:
+        for peer in list(self.peers.values()):
+            if peer.secret is not None:
+                self.send(peer, "lobby", **self.lobby_fields(peer.seat))
+        self.on_change("lobby")
+
+    def record_json(self) -> dict[str, Any]:
+        assert self.table is not None and self.ledger is not None
+        return record_to_json(self.table.record._replace(dice=self.ledger.to_json()))
+
+    def clock_left(self, now: float) -> int | None:
+        t = self.table
+        if t is None or t.session.deadline is None or not t.session.timer:
+            return None
+        return max(0, min(10**7, round(t.session.deadline - now)))
+
+    def send_sync(self, peer: Peer, now: float) -> None:
+        if self.table is None:
+            return
+        self.send(peer, "sync", record=self.record_json(), names=dict(self.table.names),
+                  players=self.players(), timer=self.timer,
+                  turnSeconds=round(self.turn_seconds), left=self.clock_left(now),
+                  you=peer.seat, connected=self.connected_seats())
+
+    # -- connections -----------------------------------------------------------------------
+
+    def connect(self, peer_id: str) -> None:
+        self.peers[peer_id] = Peer(peer_id)
+
+    def disconnect(self, peer_id: str, now: float) -> None:
+        peer = self.peers.pop(peer_id, None)
+        if peer is None:
+            return
+        if peer.seat is not None:
+            self.broadcast("presence", connected=self.connected_seats())
+            if self.collector is not None and peer.seat in self.collector.waiting_for:
+                self.collector.expected = self.collector.expected - {peer.seat}
+                if self.collector.complete:
+                    self.settle(now)
+        self.on_change("presence")
+
+    def receive(self, peer_id: str, text: Any, now: float) -> bool:
+        """Handle one message from a guest; True if accepted. A refused message changes
+        nothing (the guest is told why, unless it could not even be read)."""
+        peer = self.peers.get(peer_id)
+        if peer is None:
+            return False
+        try:
+            message = protocol.decode(text, protocol.GUEST_MESSAGES, protocol.MAX_GUEST_BYTES)
+        except ProtocolError as exc:
+            self.refuse(peer, exc.code, str(exc))
+            return False
+        if not peer.counter.fresh(message.seq):
+            self.refuse(peer, "stale", f"message {message.seq} was already received")
+            return False
+        if peer.secret is None and message.type != "hello":
+            self.refuse(peer, "not-hello", "say hello first")
+            return False
+        try:
+            handler = getattr(self, f"on_{message.type}")
+            handler(peer, message, now)
+        except Refused as exc:
+            self.refuse(peer, exc.code, str(exc))
+            return False
+        peer.counter.accept(message.seq)
+        return True
+
+    def refuse(self, peer: Peer, code: str, text: str) -> None:
+        if peer.secret is not None or code != "not-hello":
+            self.send(peer, "refused", code=code[:32], message=text[:protocol.MAX_TEXT])
+
+    # -- guest messages --------------------------------------------------------------------
+
+    def on_hello(self, peer: Peer, message: Message, now: float) -> None:
+        if peer.secret is not None:
+            raise Refused("already", "hello was already said")
+        secret = secret_hash(message.body["secret"])
+        seat = next((s for s, h in self.holders.items() if h.secret == secret), None)
+        for other in list(self.peers.values()):  # a reconnection replaces the old connection
+            if other is not peer and other.secret == secret:
+                other.seat = None
+                self.send(other, "closed", reason="This seat was opened on another connection.")
+                other.secret = None
+        peer.secret = secret
+        peer.name = clean_name(message.body["name"])
+        peer.seat = seat
+        self.send_lobby()
+        if self.started:
+            self.send_sync(peer, now)
+            if seat is not None:
+                self.broadcast("presence", connected=self.connected_seats())
+                self.resume(now)
+
+    def on_claim(self, peer: Peer, message: Message, now: float) -> None:
+        seat = message.body["seat"]
+        if self.started:
+            raise Refused("started", "the match has started: seats can no longer be taken")
+        if seat not in self.seats or self.kinds[seat] != ONLINE:
+            raise Refused("not-online", f"{seat} is not an online seat")
+        holder = self.holders.get(seat)
+        if holder is not None and holder.secret != peer.secret:
+            raise Refused("taken", f"{seat} is taken")
+        try:
+            commitment = Commitment.from_json(message.body["commit"])
+        except DiceError as exc:
+            raise Refused("bad-commit", str(exc)) from None
+        if commitment.participant != seat or commitment.start != 0 \
+                or commitment.length < 2 * RENEW_MARGIN:
+            raise Refused("bad-commit", "a chain for this seat, from roll 0, "
+                          f"at least {2 * RENEW_MARGIN} links long")
+        name = clean_name(message.body["name"]) or seat.capitalize()
+        for other, h in list(self.holders.items()):  # one seat per device
+            if h.secret == peer.secret and other != seat:
+                del self.holders[other]
+        assert peer.secret is not None
+        self.holders[seat] = Holder(peer.secret, name, commitment)
+        peer.seat, peer.watching, peer.name = seat, False, name
+        self.send_lobby()
+
+    def on_watch(self, peer: Peer, message: Message, now: float) -> None:
+        if not self.started:
+            for seat, h in list(self.holders.items()):
+                if h.secret == peer.secret:
+                    del self.holders[seat]
+            peer.seat = None
+        elif peer.seat is not None:
+            raise Refused("seated", "you hold a seat in this match")
+        peer.watching = True
+        self.send_lobby()
+        if self.started:
+            self.send_sync(peer, now)
+
+    def on_act(self, peer: Peer, message: Message, now: float) -> None:
+        if peer.seat is None:
+            raise Refused("not-seated", "spectators watch; only seats act")
+        if self.table is None:
+            raise Refused("not-started", "the match has not started")
+        try:
+            action = self.table.rules.parse_action(message.body["action"])
+        except LudoError as exc:
+            raise Refused("bad-action", str(exc)) from None
+        seen = None if action.type == "quit" else message.body["version"]
+        try:
+            self.submit(peer.seat, action, now, seen)
+        except IllegalAction as exc:
+            raise Refused("illegal", str(exc)) from None
+
+    def on_reveal(self, peer: Peer, message: Message, now: float) -> None:
+        roll = message.body["roll"]
+        if peer.seat is None or self.ledger is None or peer.seat not in self.ledger.participants:
+            raise Refused("not-participant", "only the seats' players reveal")
+        collector = self.collector
+        if collector is None or roll != collector.roll:
+            if roll < self.ledger.next_roll:
+                self.send(peer, "dropped", roll=roll)  # it came too late to be counted
+                raise Refused("late", f"roll {roll} was settled before your reveal arrived")
+            raise Refused("not-open", f"roll {roll} is not open")
+        try:
+            collector.add(peer.seat, bytes.fromhex(message.body["reveal"]))
+        except DiceError as exc:
+            raise Refused("bad-reveal", str(exc)) from None
+        if collector.complete:
+            self.settle(now)
+
+    def on_commit(self, peer: Peer, message: Message, now: float) -> None:
+        if peer.seat is None or self.ledger is None:
+            raise Refused("not-participant", "only the seats' players commit, during a match")
+        try:
+            commitment = Commitment.from_json(message.body["commit"])
+            if commitment.participant != peer.seat:
+                raise DiceError("a commitment for your own seat only")
+            self.ledger.commit(commitment)
+        except DiceError as exc:
+            raise Refused("bad-commit", str(exc)) from None
+        self.broadcast("commit", commit=commitment.to_json())
+
+    def on_ack(self, peer: Peer, message: Message, now: float) -> None:
+        peer.acked = max(peer.acked, message.body["version"])
+        sent = self.sent_at.get(message.body["version"])
+        if sent is not None:
+            self.round_trips.append(now - sent)
+            del self.round_trips[:-200]
+
+    def on_resync(self, peer: Peer, message: Message, now: float) -> None:
+        self.send_sync(peer, now)
+
+    # -- the match -------------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """Start the match: every participant's commitment, then roll 0 draws the seed."""
+        if self.started:
+            raise Refused("started", "the match has already started")
+        if not self.ready():
+            raise Refused("not-ready", "every online seat must be taken first")
+        ledger = DiceLedger(self.match, self.participants())
+        ledger.commit(self.chains[0].commitment(HOST))
+        for seat in self.online_seats():
+            ledger.commit(self.holders[seat].commitment)
+        self.ledger = ledger
+        self.dice = LedgerDice(ledger)
+        self.broadcast("begin", match=self.match, participants=list(ledger.participants),
+                       commits=[e["commit"] for e in ledger.events])
+        self.send_lobby()
+        self.open_roll(0, SEED_RANGE, now)
+
+    def act(self, actor: str, action: Action, now: float) -> bool:
+        """The host's own action (a local person, a computer, or the table's clock). False
+        when it waits for a roll's reveals; IllegalAction when refused."""
+        if self.table is None:
+            raise IllegalAction("the match has not started")
+        return self.submit(actor, action, now, None)
+
+    def submit(self, actor: str, action: Action, now: float, seen: int | None) -> bool:
+        t, dice = self.table, self.dice
+        assert t is not None and dice is not None
+        if self.collector is not None:
+            if actor == TABLE:
+                return False  # the clock waits for the roll; it is asked again after it
+            if len(self.queue) >= QUEUE_LIMIT:
+                raise IllegalAction("busy: a roll is being revealed")
+            self.queue.append((actor, action, seen))
+            return False
+        version, state = t.version, t.state
+        try:
+            self.events = t.submit(actor, action, now, seen)
+            self.turn_before = to_act(state)
+        except RollNeeded as need:
+            self.pending = (actor, action, seen)
+            self.open_roll(need.roll, need.n, now)
+            return False
+        roll = dice.confirm()
+        if roll is not None:
+            self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
+        self.sent_at[version] = now
+        self.broadcast("action", version=version, actor=actor,
+                       action=t.record.actions[-1].to_json(), left=self.clock_left(now))
+        self.on_change("action")
+        return True
+
+    def open_roll(self, roll: int, n: int, now: float) -> None:
+        assert self.ledger is not None
+        here = {p.seat for p in self.peers.values() if p.seat is not None}
+        expected = [HOST, *(s for s in self.online_seats() if s in here)]
+        collector = RevealCollector(self.ledger, n, expected)
+        collector.add(HOST, self.reveal(roll))
+        self.collector, self.opened_at = collector, now
+        self.broadcast("open", only=lambda p: p.seat in here, roll=roll, n=n)
+        if collector.complete:
+            self.settle(now)
+
+    def reveal(self, roll: int) -> bytes:
+        chain = next(c for c in reversed(self.chains) if c.start <= roll)
+        return chain.reveal(roll)
+
+    def tick(self, now: float) -> None:
+        """Settle an open roll whose reveals did not all come in time."""
+        if self.collector is not None and now - self.opened_at >= REVEAL_TIMEOUT_MS:
+            self.settle(now)
+
+    def reveal_due(self) -> float | None:
+        """When (epoch ms) the open roll is settled without the missing reveals, if any."""
+        return None if self.collector is None else self.opened_at + REVEAL_TIMEOUT_MS
+
+    def settle(self, now: float) -> None:
+        collector, ledger = self.collector, self.ledger
+        assert collector is not None and ledger is not None
+        settled = collector.settle()
+        self.collector = None
+        self.broadcast("settled", roll=settled.roll, n=settled.n,
+                       reveals=[[p, r.hex()] for p, r in settled.contributions],
+                       value=settled.value)
+        self.renew(ledger)
+        if settled.roll == 0:
+            self.begin_table(now)
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            try:
+                self.submit(*pending[:2], now, pending[2])
+            except IllegalAction:
+                pass  # the roll stays settled and the next chance action takes it
+        while self.queue and self.collector is None:
+            actor, action, seen = self.queue.pop(0)
+            try:
+                self.submit(actor, action, now, seen)
+            except IllegalAction:
+                pass
+        self.on_change("settled")
+
+    def renew(self, ledger: DiceLedger) -> None:
+        """Commit the host's next chain before its current one runs out."""
+        if ledger.links_left(HOST) < RENEW_MARGIN:
+            chain = self.chains[-1].successor(self.chain_length)
+            ledger.commit(chain.commitment(HOST))
+            self.chains.append(chain)
+            self.broadcast("commit", commit=chain.commitment(HOST).to_json())
+
+    def begin_table(self, now: float) -> None:
+        assert self.ledger is not None
+        names = dict(self.names)
+        names.update({s: h.name for s, h in self.holders.items()})
+        self.table = Table.new(self.rules, self.seats, seed_of(self.ledger), now, names,
+                               self.players(), self.timer, self.options, dice=self.dice,
+                               turn_seconds=self.turn_seconds)
+        for peer in list(self.peers.values()):
+            if peer.secret is not None:
+                self.send_sync(peer, now)
+
+    def close(self, reason: str) -> None:
+        self.broadcast("closed", reason=reason)
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to carry on after the host's page reloads (its chains' seeds too:
+        keep it on the host's device only)."""
+        data: dict[str, Any] = {
+            "room": self.room, "match": self.match, "rules": self.rules,
+            "seats": list(self.seats), "kinds": self.kinds, "names": self.names,
+            "timer": self.timer, "options": self.options, "turnSeconds": self.turn_seconds,
+            "chains": [c.to_json() for c in self.chains],
+            "holders": {s: {"secret": h.secret, "name": h.name,
+                            "commit": h.commitment.to_json()} for s, h in self.holders.items()},
+            "record": None, "deadline": None, "screen": "table",
+        }
+        if self.table is not None:
+            data["record"] = self.record_json()
+            data["deadline"] = self.table.session.deadline
+            data["screen"] = self.table.session.screen
+            data["names"] = dict(self.table.names)
+        elif self.ledger is not None:
+            data["dice"] = self.ledger.to_json()
+        return data
+
+    @classmethod
+    def restore(cls, data: Any, send: Send, now: float) -> HostRoom:
+        """The room from :meth:`to_json` (LudoError or DiceError if it does not verify)."""
+        if not isinstance(data, dict):
+            raise DiceError("a saved room is a JSON object")
+        try:
+            room = cls(data["room"], data["rules"], tuple(data["seats"]), data["kinds"],
+                       data["names"], bool(data["timer"]), data["options"],
+                       float(data["turnSeconds"]), send,
+                       SecretChain.from_json(data["chains"][0]), data["match"])
+            room.chains = [SecretChain.from_json(c) for c in data["chains"]]
+            for seat, h in data["holders"].items():
+                room.holders[seat] = Holder(h["secret"], h["name"],
+                                            Commitment.from_json(h["commit"]))
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise DiceError(f"the saved room is damaged ({exc})") from None
+        if data.get("record") is not None:
+            record = record_from_json(data["record"])
+            ledger = DiceLedger.replay(record.dice)
+            verified = replay_verified(record, ledger)
+            session = Session(record._replace(dice=None), dict(data["names"]), room.players(),
+                              room.timer, data.get("deadline"), data.get("screen", "table"))
+            room.table = Table.restore(session, verified.states, verified.events, now,
+                                       room.turn_seconds)
+            room.ledger, room.dice = ledger, LedgerDice(ledger, verified.used)
+            room.table.dice = room.dice
+            room.throws = verified.throws
+        elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
+            room.ledger = DiceLedger.replay(data["dice"])
+            room.dice = LedgerDice(room.ledger)
+        return room
+
+    def resume(self, now: float) -> None:
+        """After a restore: draw the seed again if it was being drawn (once every online seat
+        is back, so that nobody is left out of roll 0 by the host's reload)."""
+        ledger = self.ledger
+        if ledger is None or self.table is not None or self.collector is not None:
+            return
+        if set(self.online_seats()) <= set(self.connected_seats()):
+            self.broadcast("begin", match=self.match, participants=list(ledger.participants),
+                           commits=[e["commit"] for e in ledger.events if "commit" in e])
+            self.open_roll(0, SEED_RANGE, now)
+
+
+# ---------------------------------------------------------------------------------------------
+# A guest
+
+
+class GuestRoom:
+    """A guest's side: follows the host, checks everything it is sent, reveals its dice."""
+
+    chain_length = CHAIN_LENGTH
+
+    def __init__(self, room: str, secret: str, name: str, send: Callable[[str], None],
+                 chains: list[SecretChain] | None = None) -> None:
+        self.room = room
+        self.secret = secret  # 64 hex digits, kept on this device for this room
+        self.name = name
+        self.send_text = send
+        self.chains = list(chains or [])
+        self.counter = Counter()
+        self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
+        self.connected = False
+        self.lobby: dict[str, Any] | None = None
+        self.seat: str | None = None
+        self.watching = False
+        self.table: FollowerTable | None = None
+        self.ledger: DiceLedger | None = None
+        self.dice: LedgerDice | None = None
+        self.turn_seconds = 30.0
+        self.here: list[str] = []  # seats whose players are connected
+        self.revealed: set[int] = set()
+        self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
+        self.sent: dict[int, dict[str, Any]] = {}  # version -> the action we sent there
+        self.notices: list[str] = []  # for the page: what the host refused or did wrong
+        self.problem: str | None = None  # the host sent something that does not verify
+        self.closed: str | None = None
+        self.throws: list[Throw] = []
+        self.events: list[dict[str, Any]] = []  # what the last action applied caused
+        self.turn_before: str | None = None
+        self.on_change: Callable[[str], None] = lambda what: None
+        self.on_saved: Callable[[], None] = lambda: None  # chains or seat changed: store them
+
+    # -- the connection --------------------------------------------------------------------
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.send_text(protocol.encode(kind, self.counter.next(), **fields))
+
+    def connect(self) -> None:
+        """A new connection to the host: a fresh count, and hello."""
+        self.counter = Counter()
+        self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
+        self.connected = True
+        self.send("hello", name=self.name, secret=self.secret)
+
+    def disconnect(self) -> None:
+        self.connected = False
+        self.on_change("host-away")
+
+    def receive(self, text: Any, now: float) -> bool:
+        """Handle one message (or part) from the host; True if a message was accepted."""
+        try:
+            whole = self.reassembler.feed(text)
+            if whole is None:
+                return False
+            message = protocol.decode(whole, protocol.HOST_MESSAGES, protocol.MAX_HOST_BYTES)
+        except ProtocolError as exc:
+            self.notice(f"A message from the host was refused ({exc}).")
+            return False
+        if not self.counter.fresh(message.seq):
+            self.notice("A repeated message from the host was ignored.")
+            return False
+        try:
+            getattr(self, f"on_{message.type}")(message, now)
+        except Refused as exc:
+            self.notice(str(exc))
+            return False
+        self.counter.accept(message.seq)
+        return True
+
+    def notice(self, text: str) -> None:
+        self.notices.append(text)
+        del self.notices[:-20]
+        self.on_change("notice")
+
+    # -- asking the host -------------------------------------------------------------------
+
+    def claim(self, seat: str, name: str) -> None:
+        chain = SecretChain.new(0, self.chain_length)
+        self.chains = [chain]
+        self.name = clean_name(name)
+        self.on_saved()
+        self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
+
+    def watch(self) -> None:
+        self.send("watch")
+
+    def act(self, action: Action) -> None:
+        if self.table is None:
+            return
+        self.sent[self.table.version] = action.to_json()
+        self.send("act", version=self.table.version, action=action.to_json())
+
+    # -- host messages ---------------------------------------------------------------------
+
+    def on_lobby(self, message: Message, now: float) -> None:
+        self.lobby = message.body
+        self.seat = message.body["you"]
+        self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
+        self.on_saved()
+        self.on_change("lobby")
+
+    def on_begin(self, message: Message, now: float) -> None:
+        try:
+            ledger = DiceLedger(message.body["match"], message.body["participants"])
+            for data in message.body["commits"]:
+                ledger.commit(self.checked_commitment(Commitment.from_json(data)))
+        except DiceError as exc:
+            raise Refused("bad-begin", f"The host's start does not verify: {exc}") from None
+        self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
+        self.revealed, self.dropped = set(), set()
+        self.on_change("begin")
+
+    def checked_commitment(self, commitment: Commitment) -> Commitment:
+        """Our own seat's commitments must be our chains' (else the host plays our dice)."""
+        if commitment.participant == self.seat and self.seat is not None:
+            if not any(c.commitment(self.seat) == commitment for c in self.chains):
+                raise DiceError("the host committed a chain for your seat that is not yours")
+        return commitment
+
+    def on_open(self, message: Message, now: float) -> None:
+        roll, n = message.body["roll"], message.body["n"]
+        ledger, seat = self.ledger, self.seat
+        if ledger is None or seat is None or seat not in ledger.participants:
+            raise Refused("not-participant", "the host asked a reveal of a non-participant")
+        if roll != ledger.next_roll:
+            raise Refused("bad-open", f"the host asked for roll {roll} out of turn")
+        # Reveal only for the roll the position needs now: a reveal gives away every earlier
+        # link, and the host must not learn a die before the position needs it.
+        if roll == 0:
+            wanted = n == SEED_RANGE and self.table is None
+        else:
+            t, dice = self.table, self.dice
+            wanted = t is not None and dice is not None and is_chance(t.state) \
+                and dice.next_roll == roll and n == len(chance_outcomes(t.state))
+        if not wanted:
+            raise Refused("bad-open", f"the host asked for roll {roll} when no die is due")
+        chain = next((c for c in reversed(self.chains) if c.start <= roll), None)
+        if chain is None:
+            raise Refused("no-chain", "no chain for this roll")
+        try:
+            reveal = chain.reveal(roll)
+        except DiceError as exc:
+            raise Refused("no-chain", str(exc)) from None
+        self.revealed.add(roll)
+        self.send("reveal", roll=roll, reveal=reveal.hex())
+
+    def on_settled(self, message: Message, now: float) -> None:
+        ledger = self.ledger
+        if ledger is None:
+            raise Refused("not-started", "a roll before the match began")
+        body = message.body
+        try:
+            pairs = [(p, bytes.fromhex(r)) for p, r in body["reveals"]]
+            settled = ledger.preview(body["roll"], body["n"], pairs)
+            if settled.value != body["value"]:
+                raise DiceError(f"the reveals give {settled.value}, the host says "
+                                f"{body['value']}")
+            ledger.settle(body["roll"], body["n"], pairs)
+        except DiceError as exc:
+            self.problem = f"A die from the host does not verify: {exc}"
+            raise Refused("bad-roll", self.problem) from None
+        if self.seat in settled.missing and settled.roll in self.revealed:
+            self.dropped.add(settled.roll)
+            self.notice(f"Your reveal for roll {settled.roll} was not counted.")
+        self.renew(ledger)
+        self.on_change("settled")
+
+    def renew(self, ledger: DiceLedger) -> None:
+        seat = self.seat
+        if seat is None or seat not in ledger.participants or not self.chains:
+            return
+        if ledger.links_left(seat) < RENEW_MARGIN and self.chains[-1].end <= ledger.next_roll \
+                + ledger.links_left(seat):
+            chain = self.chains[-1].successor(self.chain_length)
+            self.chains.append(chain)
+            self.on_saved()
+            # the host's broadcast of it puts it into our ledger, in the host's order
+            self.send("commit", commit=chain.commitment(seat).to_json())
+
+    def on_commit(self, message: Message, now: float) -> None:
+        if self.ledger is None:
+            raise Refused("not-started", "a commitment before the match began")
+        try:
+            self.ledger.commit(self.checked_commitment(
+                Commitment.from_json(message.body["commit"])))
+        except DiceError as exc:
+            raise Refused("bad-commit", str(exc)) from None
+
+    def on_sync(self, message: Message, now: float) -> None:
+        body = message.body
+        try:
+            record = record_from_json(body["record"])
+            if record.dice is None:
+                raise DiceError("the record has no dice")
+            ledger = DiceLedger.replay(record.dice)
+            for participant in ledger.participants:
+                c = ledger.commitment_for(participant, 0)
+                if c is not None:
+                    self.checked_commitment(c)
+            verified = replay_verified(record, ledger)
+        except (LudoError, DiceError) as exc:
+            self.problem = f"The host's record does not verify: {exc}"
+            raise Refused("bad-sync", self.problem) from None
+        old = self.table
+        if old is not None and self.ledger is not None and self.ledger.room == ledger.room \
+                and record.actions[:old.version] != old.record.actions[:len(record.actions)]:
+            self.problem = "The host's record rewrites moves already played."
+            raise Refused("bad-sync", self.problem)
+        seat = body["you"]
+        seats = record.seats
+        host_players = {s: k for s, k in body["players"].items() if s in seats}
+        players = {s: (k if k in COMPUTER_LEVELS else "remote") for s, k in host_players.items()}
+        players.update({s: "remote" for s in seats if s not in host_players})
+        if seat in seats:
+            players.pop(seat, None)  # our own seat: a person at this device
+        names = {s: clean_name(n) for s, n in body["names"].items()
+                 if s in seats and isinstance(n, str) and clean_name(n)}
+        left = body["left"]
+        session = Session(record._replace(dice=None), names, players, body["timer"],
+                          None if left is None else now + left, "table")
+        self.turn_seconds = float(body["turnSeconds"])
+        table = FollowerTable.restore(session, verified.states, verified.events, now,
+                                      self.turn_seconds)
+        assert isinstance(table, FollowerTable)
+        table.own = frozenset({seat}) if seat else frozenset()
+        self.dice = LedgerDice(ledger, verified.used)
+        table.dice = self.dice
+        self.table, self.ledger, self.seat = table, ledger, seat
+        self.throws = verified.throws
+        self.here = list(body["connected"])
+        counted = {r.roll for r in ledger.rolls if seat in r.contributors}
+        same = self.ledger is not None and self.ledger.room == ledger.room
+        self.revealed = (self.revealed | counted) if same else counted
+        self.problem = None
+        self.on_change("sync")
+
+    def on_action(self, message: Message, now: float) -> None:
+        t, dice = self.table, self.dice
+        if t is None or dice is None:
+            self.send("resync")
+            return
+        version = message.body["version"]
+        if version != t.version:
+            self.send("resync")
+            raise Refused("out-of-step", f"an action for position {version}, this table is at "
+                          f"{t.version}: asking the host for the record")
+        actor, state = message.body["actor"], t.state
+        try:
+            action = t.rules.parse_action(message.body["action"])
+            self.events = t.submit(actor, action, now, seen=version)
+            self.turn_before = to_act(state)
+        except (LudoError, IllegalAction) as exc:
+            self.problem = f"The host sent a move the rules refuse: {exc}"
+            raise Refused("bad-action", self.problem) from None
+        roll = dice.confirm()
+        if roll is not None:
+            self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
+        mine = self.sent.pop(version, None)
+        if actor == self.seat and action.type not in ("timeout",) and mine is None:
+            self.notice("The host played a move for your seat that you did not make.")
+        self.sent = {v: a for v, a in self.sent.items() if v > version}
+        left = message.body["left"]
+        t.session.deadline = None if left is None else now + left
+        self.send("ack", version=version)
+        self.on_change("action")
+
+    def on_dropped(self, message: Message, now: float) -> None:
+        roll = message.body["roll"]
+        if roll in self.revealed:
+            self.dropped.add(roll)
+        self.notice(f"Your reveal for roll {roll} arrived too late to be counted.")
+
+    def on_presence(self, message: Message, now: float) -> None:
+        self.here = list(message.body["connected"])
+        self.on_change("presence")
+
+    def on_refused(self, message: Message, now: float) -> None:
+        self.notice(f"The host refused: {message.body['message']}")
+
+    def on_closed(self, message: Message, now: float) -> None:
+        self.closed = message.body["reason"]
+        self.on_change("closed")
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """What this device keeps for the room: its secret, name, chains and seat."""
+        return {"room": self.room, "secret": self.secret, "name": self.name,
+                "chains": [c.to_json() for c in self.chains], "seat": self.seat}
+
+    @classmethod
+    def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
+        if not isinstance(data, dict):
+            raise DiceError("a saved room is a JSON object")
+        try:
+            secret = data["secret"]
+            bytes.fromhex(secret)
+            if len(secret) != 64:
+                raise ValueError("secret")
+            room = cls(data["room"], secret, clean_name(str(data["name"])), send,
+                       [SecretChain.from_json(c) for c in data["chains"]])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DiceError(f"the saved room is damaged ({exc})") from None
+        seat = data.get("seat")
+        room.seat = seat if isinstance(seat, str) else None
+        return room
+
+
+def new_secret() -> str:
+    """A device's secret for one room: 256 random bits as hex."""
+    return secrets.token_hex(32)

@@ -1,0 +1,205 @@
+"""Online rooms in real browsers over real WebRTC on this machine: a room made from the setup
+screen, friends joining by its link, whole games played by mouse to the end (with a computer
+seat run by the host), a spectator, a guest reloading mid-turn back in its seat, and forged
+messages refused by every page.
+
+WebRTC needs a non-loopback network interface here (docs/online.md, runtime notes): with only
+a loopback interface Chromium gathers no candidates and these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+PARAMS = "?auto_delay=0&pace_ms=0"
+BOOT_MS = 90_000
+
+
+def _has_network_interface() -> bool:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
+            return not s.getsockname()[0].startswith("127.")
+    except OSError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _has_network_interface(),
+                                reason="WebRTC needs a non-loopback network interface")
+
+
+def facts(page: Page) -> dict[str, Any]:
+    return json.loads(page.evaluate("window.ludo.online()"))
+
+
+def open_page(browser: Browser, url: str) -> Page:
+    page = browser.new_context().new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    return page
+
+
+def create_room(browser: Browser, server_url: str, kinds: dict[str, str]) -> tuple[Page, str]:
+    host = open_page(browser, server_url + PARAMS)
+    count = len(kinds)
+    host.check(f"input[name='players'][value='{count}']")
+    for colour in ("red", "green", "yellow", "blue"):
+        box = host.locator(f"input[name='seat'][value='{colour}']")
+        box.set_checked(colour in kinds)
+        if colour in kinds:
+            host.select_option(f"select[name='kind-{colour}']", kinds[colour])
+    host.fill("input[name='name-red']", "Hana")
+    host.click("#btn-start")
+    host.wait_for_selector("#screen-room:not([hidden])")
+    host.wait_for_function("document.getElementById('room-status').textContent === 'Connected.'")
+    link = host.input_value("#room-link")
+    assert "#room=" in link and host.locator("#room-qr svg").count() == 1
+    return host, link
+
+
+def join(browser: Browser, link: str, name: str | None, seat: str | None = None) -> Page:
+    guest = open_page(browser, link)
+    if name is None:  # a match under way: whoever opens the link without a seat watches it
+        guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                                timeout=60_000)
+    else:
+        guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=60_000)
+        guest.fill("#room-name", name)
+        guest.click(f"button.take[data-seat='{seat}']")
+        guest.wait_for_function(f"JSON.parse(window.ludo.online()).seat === '{seat}'")
+    return guest
+
+
+def start(host: Page, guests: list[Page]) -> None:
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    host.click("#btn-room-start")
+    for page in (host, *guests):
+        page.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                               timeout=60_000)
+        page.wait_for_selector("#screen-table:not([hidden])")
+
+
+def play_turn(page: Page) -> bool:
+    """Whatever this page's person can do now, by mouse: roll, or pick a glowing token. The
+    position may change under the mouse (an automatic move, the other page's action arriving):
+    then nothing is clicked."""
+    if page.locator("dialog[open]").count():
+        return False  # the winner (the game is over here)
+    die = page.locator("#die")
+    targets = []
+    if die.is_enabled() and "ready" in (die.get_attribute("class") or ""):
+        targets.append(die)
+    else:
+        targets += [page.locator("#board .token.movable").first,
+                    page.locator("#choices button").first]
+    for target in targets:
+        if target.count():
+            try:
+                target.click(timeout=1500)
+            except PlaywrightTimeout:
+                return False
+            return True
+    return False
+
+
+def play_to_end(host: Page, players: list[Page], limit_s: float = 600) -> int:
+    started = time.monotonic()
+    actions = 0
+    while not facts(host)["over"]:
+        assert time.monotonic() - started < limit_s, "the game did not end in time"
+        moved = False
+        for page in players:
+            if play_turn(page):
+                actions += 1
+                moved = True
+                page.wait_for_timeout(30)
+        if not moved:
+            host.wait_for_timeout(40)
+    return actions
+
+
+def same_position(pages: list[Page]) -> None:
+    for page in pages:
+        page.wait_for_function(
+            "v => JSON.parse(window.ludo.online()).version === v", arg=facts(pages[0])["version"])
+    positions = {facts(p)["position"] for p in pages}
+    assert len(positions) == 1
+
+
+def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: str) -> None:
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
+                 "Yusuf", "yellow")
+    start(host, [guest])
+    assert facts(guest)["bottomLeft"] == "yellow" and facts(host)["bottomLeft"] == "red"
+    began = time.monotonic()
+    actions = play_to_end(host, [host, guest])
+    print(f"2 browsers: {actions} clicks, whole game in {time.monotonic() - began:.1f} s")
+    same_position([host, guest])
+    assert facts(guest)["over"] and facts(guest)["problem"] is None
+    guest.evaluate("document.getElementById('online-dice').open = true")  # behind the winner
+    guest.wait_for_selector("#online-dice-body .verified", state="attached")
+    assert "p" in guest.inner_text("#online-dice-body")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
+                                                                server_url: str) -> None:
+    host, link = create_room(browser, server_url, {"red": "human", "green": "easy",
+                                                   "yellow": "online", "blue": "online"})
+    yellow = join(browser, link, "Yusuf", "yellow")
+    blue = join(browser, link, "Bea", "blue")
+    start(host, [yellow, blue])
+    watcher = join(browser, link, None)
+    assert facts(watcher)["seat"] is None
+    assert facts(blue)["bottomLeft"] == "blue"
+
+    # play until it is yellow's turn to move a token (mid-turn), then reload yellow's page
+    began = time.monotonic()
+    while True:
+        for page in (host, yellow, blue):
+            play_turn(page)
+        state = json.loads(facts(host)["position"])
+        if state["turn"] == "yellow" and state["phase"] == "move":
+            break
+        assert time.monotonic() - began < 300
+    version = facts(host)["version"]
+    yellow.reload()
+    yellow.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    yellow.wait_for_function(
+        "v => JSON.parse(window.ludo.online()).version === v", arg=version, timeout=60_000)
+    assert facts(yellow)["seat"] == "yellow" and facts(yellow)["connected"]
+    same_position([host, yellow, blue, watcher])
+
+    # forged: a guest acts for another seat; the host says how it refused, nothing changes
+    before = facts(host)["version"]
+    blue.evaluate("t => window.ludo.sendRaw(t)", json.dumps(
+        {"v": 1, "seq": 10_000, "type": "act", "version": before,
+         "action": {"type": "quit", "seat": "red"}}))
+    blue.wait_for_function("JSON.parse(window.ludo.online()).notices.some("
+                           "n => n.includes('refused'))")
+    # forged: the host's page sends a die that the ledger does not give; every guest refuses
+    host.evaluate("t => window.ludo.sendRaw(t)", json.dumps(
+        {"v": 1, "seq": 10_000, "type": "action", "version": before, "actor": "yellow",
+         "action": {"type": "roll", "value": 7}, "left": None}))
+    for page in (yellow, blue, watcher):
+        page.wait_for_function("JSON.parse(window.ludo.online()).notices.length > 0 || "
+                               "JSON.parse(window.ludo.online()).problem !== null")
+        assert facts(page)["version"] == before
+    assert facts(host)["version"] == before
+
+    actions = play_to_end(host, [host, yellow, blue])
+    print(f"4 browsers: {actions} clicks, rest of the game in {time.monotonic() - began:.1f} s")
+    same_position([host, yellow, blue, watcher])
+    assert facts(watcher)["over"]
+    for page in (host, yellow, blue, watcher):
+        assert page.errors == []
