@@ -136,7 +136,7 @@ def _peer_id(value: Any, where: str) -> str:
 MAX_HELPER_MESSAGE = 64 * 1024
 """The longest message read from the helper (it relays at most 16 KiB; room lists add a little)."""
 MAX_HELPER_DEPTH = 16
-"""Helper messages nest a few levels; deeper is refused before parsing (Pyodide's stack is small)."""
+"""Helper messages nest a few levels; deeper is refused unparsed (Pyodide's stack is small)."""
 
 _ESCAPED = re.compile(r"\\.", re.S)
 _QUOTED = re.compile(r'"[^"]*"')
