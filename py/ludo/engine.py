@@ -14,8 +14,9 @@ from .actions import Action
 from .errors import IllegalAction, NotationError
 from .rules.base import Board, Choice, Event, Names, Position, RuleSet, Scene
 from .rules.courtyard import CLASSIC, COURTYARD, SEATS_BY_PLAYERS
+from .rules.gilgiti import GILGITI
 
-RULESETS: dict[str, RuleSet[Any]] = {r.name: r for r in (COURTYARD, CLASSIC)}
+RULESETS: dict[str, RuleSet[Any]] = {r.name: r for r in (COURTYARD, CLASSIC, GILGITI)}
 """Rule sets by name, in the order the app offers them. A new rule set registers here."""
 
 

@@ -1,0 +1,1 @@
+"""How the computer players judge Gilgiti positions (placeholder until written)."""
