@@ -315,7 +315,7 @@ def describe(event: Event, names: Names) -> str | None:
         if event["to"] == HOME:
             return f"{who} moved {token} home with the {event['value']}."
         where = cross.describe_position(event["colour"], event["to"])
-        return f"{who} moved {token} {event['value']}, {where}."
+        return f"{who} moved {token} by {event['value']}, now {where}."
     if kind == "captured":
         victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
         return f"{who} captured {victims}: back to the yard."
@@ -335,7 +335,7 @@ def describe(event: Event, names: Names) -> str | None:
         values = event["values"]
         chips = " and a ".join(str(v) for v in values)
         if event["played"]:
-            return f"Stuck with a {chips} — the whole turn goes back."
+            return f"{who} is stuck with a {chips} — the whole turn goes back."
         return f"{who} has no legal move with a {chips} — the turn passes."
     if kind == "finished":
         return (f"{who} has all four tokens home and rests one turn; then {who} plays "
