@@ -9,6 +9,11 @@ The search uses only the engine's public functions (``distinct_moves``,
 ``apply``, ``advance``, ``chance_outcomes``, ``winners``), so it works for any
 rule set and any die; the position evaluation comes from the rule set itself
 (``RuleSet.bot``, a :class:`ludo.rules.base.BotFeatures`).
+
+A rule set's features may also offer ``candidates(state) -> list[Action]``: the
+moves Medium and Hard consider at a decision, instead of every distinct move
+(Gilgiti leaves out plays that would strand a value when some order of the
+turn's values plays them all). Without it they consider every distinct move.
 """
 
 from __future__ import annotations
@@ -60,6 +65,12 @@ def _events_reward(events: list[dict[str, Any]]) -> tuple[bool, bool]:
     return captured, home
 
 
+def _candidates(bot: BotFeatures, state: Any) -> list[Action]:
+    """The moves Medium and Hard weigh: the rule set's shortlist, or every distinct move."""
+    shortlist = getattr(bot, "candidates", None)
+    return distinct_moves(state) if shortlist is None else shortlist(state)
+
+
 # -- Easy ------------------------------------------------------------------
 
 
@@ -80,23 +91,6 @@ def think_easy(state: Any, seed: int) -> Thinking:
 # -- Medium ----------------------------------------------------------------
 
 
-def think_medium(state: Any, seed: int) -> Thinking:
-    """Greedy on the features of each move (see :func:`heuristic.move_score`)."""
-    moves = distinct_moves(state)
-    bot = _features(state)
-    scored = []
-    context = bot.move_context(state)
-    for m in moves:
-        after, events = apply(state, m)
-        scored.append((bot.move_score(state, m, after, events, context), m))
-    top = max(v for v, _ in scored)
-    return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
-    yield  # pragma: no cover - makes this a generator
-
-
-# -- Hard ------------------------------------------------------------------
-
-
 class _Clock:
     """Decides when a slice is used up; never influences the result."""
 
@@ -112,6 +106,52 @@ class _Clock:
 
     def restart(self) -> None:
         self.deadline = time.perf_counter() + SLICE_SECONDS
+
+
+def think_medium(state: Any, seed: int) -> Thinking:
+    """Greedy on the features of each move (the rule set's ``move_score``).
+
+    When a move leaves the same seat with another decision and no chance in
+    between (Gilgiti's values of one turn), the move is scored with the best
+    sequence of moves that follows it, so Medium plans its whole turn; in
+    Courtyard and Classic a move is always followed by a roll or another seat.
+    """
+    bot = _features(state)
+    moves = _candidates(bot, state)
+    scored = []
+    clock = _Clock()
+    memo: dict[Any, float] = {}
+    context = bot.move_context(state)
+    for m in moves:
+        v = yield from _medium_value(state, m, bot, context, memo, clock)
+        scored.append((v, m))
+    top = max(v for v, _ in scored)
+    return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
+
+
+def _medium_value(state: Any, move: Action, bot: BotFeatures, context: Any,
+                  memo: dict[Any, float], clock: _Clock) -> Generator[None, None, float]:
+    """``move``'s score, plus the best score of the rest of the turn's own decisions."""
+    after, events = apply(state, move)
+    score = bot.move_score(state, move, after, events, context)
+    if after.phase in ("roll", "over") or after.turn != state.turn:
+        return score
+    known = memo.get(after)
+    if known is None:
+        known = -float("inf")
+        after_context = bot.move_context(after)
+        for m in _candidates(bot, after):
+            v = yield from _medium_value(after, m, bot, after_context, memo, clock)
+            if v > known:
+                known = v
+            if clock.due():
+                yield
+                clock.restart()
+        memo[after] = known
+    return score + known
+
+
+# -- Hard ------------------------------------------------------------------
 
 
 def _reply_value(after: Any, me: str, bot: BotFeatures,
@@ -131,7 +171,7 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
         if rolled.phase == "roll" or rolled.turn != them:
             total += chance * bot.evaluate(rolled, me)
             continue
-        moves = distinct_moves(rolled)
+        moves = _candidates(bot, rolled)
         if len(moves) == 1:
             chosen = advance(rolled, moves[0])
         else:
@@ -187,7 +227,7 @@ def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
     if state.phase == "roll":  # a six with no move: roll again
         return (yield from _after_move(state, me, bot, depth, False, clock))
     best = -float("inf")
-    for m in distinct_moves(state):
+    for m in _candidates(bot, state):
         v = yield from _after_move(advance(state, m), me, bot, depth, False, clock)
         if v > best:
             best = v
@@ -200,11 +240,11 @@ def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
 def think_hard(state: Any, seed: int) -> Thinking:
     """Expectimax over the rest of the turn (extra rolls included), then one
     opponent reply per die value, with the Hard evaluation at the leaves."""
-    moves = distinct_moves(state)
+    bot = _features(state)
+    moves = _candidates(bot, state)
     if len(moves) == 1:
         return moves[0]
     me = state.turn
-    bot = _features(state)
     clock = _Clock()
     scored = []
     for m in moves:

@@ -54,6 +54,9 @@ PARTNER = (2, 3, 0, 1)  # red+yellow, green+blue: partners sit opposite
 TEAMS: tuple[tuple[str, str], ...] = (("red", "yellow"), ("green", "blue"))
 SIDES = ((0, 1, 2, 3), (0, 1, 0, 1))
 """SIDES[teams][colour index]: who a colour plays for (itself, or its team)."""
+PAST_ENTRANCE = tuple((e + 1) % TRACK_LENGTH for e in ENTRANCE_SQUARES)
+"""The track square just past each colour's lane entrance: lanes are always open, so a
+token of that colour never stands there (it is the square before its entry star)."""
 IS_STAR = tuple(square in SAFE_SQUARES for square in range(TRACK_LENGTH))
 """The 8 stars: the 4 entry stars (start squares) and the 4 others. No capture on any."""
 TEAMS_OPTION = Option("teams", "Teams: Red + Yellow vs Green + Blue", False, (4,))
@@ -995,8 +998,14 @@ class _PositionReader:
                 raise NotationError(where, "must be a list of squares")
             if len(places) != TOKENS_PER_SEAT:
                 raise NotationError(where, f"has {len(places)} tokens; a seat has 4 tokens")
-            out[COLOUR_INDEX[colour]] = tuple(
+            ci = COLOUR_INDEX[colour]
+            out[ci] = tuple(
                 parse_square(colour, v, f"{where}[{i}]") for i, v in enumerate(places))
+            for i, p in enumerate(out[ci]):
+                if p == PAST_ENTRANCE[ci]:
+                    raise NotationError(f"{where}[{i}]", f"a {colour} token never stands on "
+                                        f"square {p}: it turns into its lane after "
+                                        f"{ENTRANCE_SQUARES[ci]}")
         tokens = tuple(out)
         for square, why in board_problems(tokens, teams):
             raise NotationError(name, f"square {square}: {why}")
