@@ -59,6 +59,8 @@ PAST_ENTRANCE = tuple((e + 1) % TRACK_LENGTH for e in ENTRANCE_SQUARES)
 token of that colour never stands there (it is the square before its entry star)."""
 IS_STAR = tuple(square in SAFE_SQUARES for square in range(TRACK_LENGTH))
 """The 8 stars: the 4 entry stars (start squares) and the 4 others. No capture on any."""
+TEAM_COLOURS = ((0, 2), (1, 3))  # the colour indices of team 0 (red, yellow) and team 1
+OTHER_COLOURS = tuple(tuple(o for o in range(4) if o != ci) for ci in range(4))
 TEAMS_OPTION = Option("teams", "Teams: Red + Yellow vs Green + Blue", False, (4,))
 ROLL_OUTCOMES = tuple((Action("roll", value=v), 1 / 6) for v in range(1, 7))
 
@@ -154,23 +156,23 @@ def occupancy(tokens: tuple[tuple[int, ...], ...]) -> dict[int, list[int]]:
 def closed_squares(occ: dict[int, list[int]], teams: bool, side: int) -> set[int]:
     """The track squares ``side`` can neither pass nor land on: an enemy block stands
     there, and (on a star) ``side`` has no token of its own there."""
-    sides = SIDES[teams]
     closed = set()
-    for square, counts in occ.items():
-        mine = 0
-        for ci in range(4):
-            if sides[ci] == side:
-                mine += counts[ci]
-        if mine and IS_STAR[square]:
-            continue  # your team on a star: the enemies there never block you
-        if teams:
-            if counts[0] + counts[1] + counts[2] + counts[3] - mine >= 2:
+    if teams:
+        a, b = TEAM_COLOURS[side]
+        x, y = TEAM_COLOURS[1 - side]
+        for square, counts in occ.items():
+            if counts[x] + counts[y] >= 2 and not (
+                    IS_STAR[square] and (counts[a] or counts[b])):
                 closed.add(square)
-        else:
-            for ci in range(4):
-                if ci != side and counts[ci] >= 2:
-                    closed.add(square)
-                    break
+        return closed
+    others = OTHER_COLOURS[side]
+    for square, counts in occ.items():
+        if IS_STAR[square] and counts[side]:
+            continue  # your own token on a star: the enemies there never block you
+        for ci in others:
+            if counts[ci] >= 2:
+                closed.add(square)
+                break
     return closed
 
 
@@ -216,9 +218,29 @@ class Play(NamedTuple):
     victims: tuple[int, ...]  # piece numbers sent back to their yards
 
 
+_PLAYS_CACHE: dict[tuple[Any, ...], list[Play]] = {}
+_PLAYS_CACHE_SIZE = 2048
+
+
 def _plays(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m: int,
-           unplayed: tuple[int, ...], first_only: bool = False) -> list[Play]:
-    """Every legal play of colour ``m`` (playing for ``side``) with the values left."""
+           unplayed: tuple[int, ...]) -> list[Play]:
+    """Every legal play of colour ``m`` (playing for ``side``) with the values left.
+
+    Remembered for the last few thousand positions: listing the plays, checking an
+    action against them and asking whether the turn is stuck all need the same list,
+    and a bot's search asks for it again and again. (Plays are immutable.)
+    """
+    key = (tokens, teams, side, m, unplayed)
+    found = _PLAYS_CACHE.get(key)
+    if found is None:
+        if len(_PLAYS_CACHE) >= _PLAYS_CACHE_SIZE:
+            _PLAYS_CACHE.clear()
+        found = _PLAYS_CACHE[key] = _list_plays(tokens, teams, side, m, unplayed)
+    return found
+
+
+def _list_plays(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m: int,
+                unplayed: tuple[int, ...]) -> list[Play]:
     occ = occupancy(tokens)
     closed = closed_squares(occ, teams, side)
     found: list[Play] = []
@@ -248,8 +270,6 @@ def _plays(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m: int,
                             break
             found.append(Play("enter" if p == YARD else "move", (base + t,), p, dest, v,
                               victims))
-            if first_only:
-                return found
     # stacks: all of this side's tokens on a track square, with one of the mover's among them
     colours = tuple(ci for ci in range(4) if sides[ci] == side and tokens[ci])
     for square, counts in occ.items():
@@ -286,8 +306,6 @@ def _plays(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m: int,
             victims = tuple(4 * ci + t for ci in enemy for t, p in enumerate(tokens[ci])
                             if p == dest)
             found.append(Play("strike", pieces, square, dest, v, victims))
-            if first_only:
-                return found
     # forcing the gate: two 6s spent together push two yard tokens onto a closed entry star
     if unplayed.count(6) >= 2:
         gate = START_SQUARES[m]
@@ -296,8 +314,6 @@ def _plays(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m: int,
             for i, a in enumerate(yard):
                 for b in yard[i + 1:]:
                     found.append(Play("force", (base + a, base + b), YARD, gate, 6, ()))
-                    if first_only:
-                        return found
     return found
 
 
@@ -566,7 +582,7 @@ class GilgitiRules:
                                    tokens, resting, timeouts, quit_, winners, seed_state))
         if events is not None:
             events.append({"type": "to_play", "seat": turn, "values": list(rolled)})
-        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed, True):
+        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
             return self._roll_back(state, events)
         return state
 
@@ -624,7 +640,7 @@ class GilgitiRules:
             return self._complete(state, tokens, events)
         state = _new_state(State, (rules, seats, teams, tokens, turn, "move", rolled, unplayed,
                                    start, resting, timeouts, quit_, winners, seed_state))
-        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed, True):
+        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
             return self._roll_back(state, events)
         return state
 
@@ -1167,7 +1183,7 @@ class _PositionReader:
                                   tuple(sorted(rest))):
                     raise NotationError("tokens", "cannot be reached from turn_start by "
                                         "playing the values already played")
-                if not _plays(tokens, teams, side, m, unplayed, True):
+                if not _plays(tokens, teams, side, m, unplayed):
                     raise NotationError("unplayed", "none of these values can be played, "
                                         "so the turn would have been rolled back")
         return State(
@@ -1198,7 +1214,7 @@ def _reachable(start: tuple[tuple[int, ...], ...], target: tuple[tuple[int, ...]
                 continue
             rest = _remove_value(unplayed, play.value, spend)
             after = _move_pieces(tokens, play)
-            if rest and not _plays(after, teams, side, m, rest, True):
+            if rest and not _plays(after, teams, side, m, rest):
                 continue  # this would have been rolled back
             if search(after, rest, _remove_value(to_use, play.value, spend)):
                 return True
