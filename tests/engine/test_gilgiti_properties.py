@@ -333,10 +333,10 @@ def test_the_stack_of_a_team_includes_the_partners_tokens():
     data["turn_start"] = data["tokens"]
     assert ref_mover(data) == "red"
     assert ref_strikes(data) == set()  # 13 is a star: no strike there
-    data["tokens"]["green"] = [12, "yard", "yard", "yard"]
-    data["tokens"]["blue"] = [12, "yard", "yard", "yard"]
+    data["tokens"]["green"] = [14, "yard", "yard", "yard"]
+    data["tokens"]["blue"] = [14, "yard", "yard", "yard"]
     data["turn_start"] = data["tokens"]
-    data["rolled"] = data["unplayed"] = [2]
+    data["rolled"] = data["unplayed"] = [4]
     state = position_from_json(data)
     assert {(a.tokens, a.value) for a in legal_actions(state) if a.tokens} == {
-        ((piece("red", 0), piece("yellow", 0)), 2)} == ref_strikes(data)
+        ((piece("red", 0), piece("yellow", 0)), 4)} == ref_strikes(data)

@@ -277,7 +277,7 @@ def test_blocks_partners_tokens_mix_into_blocks_in_team_games():
 
 
 def test_blocks_enemy_blocks_cannot_be_passed_through_or_landed_on():
-    tokens = {"red": [10, 30, "yard", "yard"], "green": [12, 12, "yard", "yard"]}
+    tokens = {"red": [10, 30, "yard", "yard"], "blue": [12, 12, "yard", "yard"]}
     for value in range(1, 6):
         state = gload(phase="move", rolled=[value], tokens=tokens)
         assert (("red", 0, value) in singles(state)) == (value == 1)
@@ -293,7 +293,7 @@ def test_blocks_your_own_and_your_partners_blocks_never_block_you():
 
 
 def test_blocks_single_tokens_never_block_anyone():
-    tokens = {"red": [10, 30, "yard", "yard"], "green": [12, 40, "yard", "yard"],
+    tokens = {"red": [10, 30, "yard", "yard"], "green": [11, 40, "yard", "yard"],
               "blue": [13, 45, "yard", "yard"]}
     state = gload(phase="move", rolled=[5], tokens=tokens)
     assert ("red", 0, 5) in singles(state)  # past a lone green and a lone blue
@@ -391,12 +391,10 @@ def test_stacks_no_strike_on_a_block_of_another_size_or_pattern():
 
 
 def test_stacks_the_struck_block_goes_back_to_its_yards():
-    tokens = {"red": [10, 10, "yard", "yard"], "yellow": [30, "yard", "yard", "yard"],
-              "green": [12, "yard", "yard", "yard"], "blue": [12, 40, "yard", "yard"]}
-    state = gload(teams=True, phase="move", rolled=[2],
-                  tokens={**tokens, "red": [10, "yard", "yard", "yard"],
-                          "yellow": [10, "yard", "yard", "yard"]})
-    after, _ = apply(state, strike([("red", 0), ("yellow", 0)], 2))
+    tokens = {"red": [10, "yard", "yard", "yard"], "yellow": [10, "yard", "yard", "yard"],
+              "green": [14, "yard", "yard", "yard"], "blue": [14, 40, "yard", "yard"]}
+    state = gload(teams=True, phase="move", rolled=[4], tokens=tokens)
+    after, _ = apply(state, strike([("red", 0), ("yellow", 0)], 4))
     assert toks(after, "green")[0] == "yard" and toks(after, "blue")[:2] == ["yard", 40]
 
 
@@ -407,12 +405,12 @@ def test_stacks_never_strike_on_a_star():
 
 
 def test_stacks_the_stacks_path_obeys_the_block_rule():
-    tokens = {"red": [10, 10, 30, "yard"], "green": [12, 12, "yard", "yard"],
-              "blue": [14, 14, "yard", "yard"]}
+    tokens = {"red": [10, 10, 30, "yard"], "blue": [11, 11, "yard", "yard"],
+              "green": [14, 14, "yard", "yard"]}
     state = gload(phase="move", rolled=[4], tokens=tokens)
-    assert strikes(state) == set()  # the green block on 12 stands in the way
-    state = gload(phase="move", rolled=[2], tokens=tokens)
-    assert strikes(state) == {((0, 1), 2)}
+    assert strikes(state) == set()  # the blue block on 11 stands in the way
+    state = gload(phase="move", rolled=[1], tokens=tokens)
+    assert strikes(state) == {((0, 1), 1)}
 
 
 def test_stacks_a_mixed_stack_that_would_split_does_not_move():
@@ -688,7 +686,7 @@ def test_clock_a_timeout_after_the_roll_plays_the_values_left():
 def test_clock_a_timeout_plays_like_easy_wins_first_then_captures_and_homes():
     state = gload(phase="move", rolled=[2],
                   tokens={"red": ["red-lane-4", 10, "home", "home"],
-                          "green": [12, "yard", "yard", "yard"]})
+                          "blue": [12, "yard", "yard", "yard"]})
     assert GILGITI.timeout_choice(state) in (mv("red", 0, 2), mv("red", 1, 2))
     state = gload(phase="move", rolled=[2],
                   tokens={"red": ["red-lane-4", "home", "home", "home"]})

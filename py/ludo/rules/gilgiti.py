@@ -607,6 +607,8 @@ class GilgitiRules:
                 if action.token is not None:
                     raise IllegalAction("a move names one token or a stack, not both")
                 pieces = action.tokens
+                if not isinstance(pieces, tuple) or len(pieces) < 2:
+                    raise IllegalAction("a stack strike names two or more tokens")
             else:
                 pieces = (action.token,)
         if not isinstance(pieces, tuple) or not pieces or not all(
