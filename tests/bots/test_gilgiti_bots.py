@@ -50,17 +50,20 @@ def test_medium_and_hard_never_strand_a_value_when_some_order_plays_them_all(lev
         assert after.turn == "green"
 
 
-def test_medium_plans_the_whole_turn():
-    # 6 then 3 with token 0 captures green's lone token 9 squares ahead; entering with the 6
-    # and moving 3 elsewhere would be the better first play on its own
-    state = gload(phase="move", rolled=[6, 3],
-                  tokens={"red": [20, "yard", "yard", "yard"],
-                          "green": [29, "yard", "yard", "yard"]})
-    events = []
-    while state.phase == "move" and state.turn == "red":
-        state, more = apply(state, choose_action(state, "medium", 1))
-        events += more
-    assert any(e["type"] == "captured" for e in events)
+def test_hard_plans_the_whole_turn_and_medium_plays_each_value_on_its_own():
+    # 6 then 3 with yellow's token 0 captures green's far-travelled lone token 9 squares
+    # ahead; entering with the 6 is the better first play on its own, which Medium sees
+    state = gload(turn="yellow", phase="move", rolled=[6, 3],
+                  tokens={"yellow": [48, 30, "yard", "yard"],
+                          "green": [5, "yard", "yard", "yard"]})
+    captured = {}
+    for level in ("medium", "hard"):
+        after, events = state, []
+        while after.phase == "move" and after.turn == "yellow":
+            after, more = apply(after, choose_action(after, level, 1))
+            events += more
+        captured[level] = any(e["type"] == "captured" for e in events)
+    assert captured == {"medium": False, "hard": True}
 
 
 def test_a_team_plays_for_the_team():

@@ -91,6 +91,23 @@ def think_easy(state: Any, seed: int) -> Thinking:
 # -- Medium ----------------------------------------------------------------
 
 
+def think_medium(state: Any, seed: int) -> Thinking:
+    """Greedy on the features of each move (the rule set's ``move_score``)."""
+    bot = _features(state)
+    moves = _candidates(bot, state)
+    scored = []
+    context = bot.move_context(state)
+    for m in moves:
+        after, events = apply(state, m)
+        scored.append((bot.move_score(state, m, after, events, context), m))
+    top = max(v for v, _ in scored)
+    return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
+    yield  # pragma: no cover - makes this a generator
+
+
+# -- Hard ------------------------------------------------------------------
+
+
 class _Clock:
     """Decides when a slice is used up; never influences the result."""
 
@@ -106,52 +123,6 @@ class _Clock:
 
     def restart(self) -> None:
         self.deadline = time.perf_counter() + SLICE_SECONDS
-
-
-def think_medium(state: Any, seed: int) -> Thinking:
-    """Greedy on the features of each move (the rule set's ``move_score``).
-
-    When a move leaves the same seat with another decision and no chance in
-    between (Gilgiti's values of one turn), the move is scored with the best
-    sequence of moves that follows it, so Medium plans its whole turn; in
-    Courtyard and Classic a move is always followed by a roll or another seat.
-    """
-    bot = _features(state)
-    moves = _candidates(bot, state)
-    scored = []
-    clock = _Clock()
-    memo: dict[Any, float] = {}
-    context = bot.move_context(state)
-    for m in moves:
-        v = yield from _medium_value(state, m, bot, context, memo, clock)
-        scored.append((v, m))
-    top = max(v for v, _ in scored)
-    return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)
-
-
-def _medium_value(state: Any, move: Action, bot: BotFeatures, context: Any,
-                  memo: dict[Any, float], clock: _Clock) -> Generator[None, None, float]:
-    """``move``'s score, plus the best score of the rest of the turn's own decisions."""
-    after, events = apply(state, move)
-    score = bot.move_score(state, move, after, events, context)
-    if after.phase in ("roll", "over") or after.turn != state.turn:
-        return score
-    known = memo.get(after)
-    if known is None:
-        known = -float("inf")
-        after_context = bot.move_context(after)
-        for m in _candidates(bot, after):
-            v = yield from _medium_value(after, m, bot, after_context, memo, clock)
-            if v > known:
-                known = v
-            if clock.due():
-                yield
-                clock.restart()
-        memo[after] = known
-    return score + known
-
-
-# -- Hard ------------------------------------------------------------------
 
 
 def _reply_value(after: Any, me: str, bot: BotFeatures,

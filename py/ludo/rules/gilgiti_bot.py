@@ -95,10 +95,11 @@ class Weights(NamedTuple):
     locked: float  # penalty per yard token while an enemy block holds its entry star
     opponents: float  # weight of the enemy sides' mean value
     extra_roll: float  # an extra roll, where a search stops before it (Gilgiti: within a turn)
+    convex: float  # extra value of steps already travelled: convex x steps^2 / 57
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
-               opponents=1.0, extra_roll=6.0)
+               opponents=1.0, extra_roll=6.0, convex=0.0)
 
 
 def _miss_maps(state: Any, teams: bool) -> dict[int, dict[int, float]]:
@@ -146,9 +147,10 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
                 yard += 1
                 continue
             if p == HOME:
-                total += w.out + 57.0 + w.home
+                total += w.out + 57.0 + w.home + w.convex * 57.0
                 continue
-            value = w.out + prog[p + 1]
+            steps = prog[p + 1]
+            value = w.out + steps + w.convex * steps * steps / 57.0
             if p >= LANE_FIRST:
                 total += value + w.lane
                 continue
@@ -323,3 +325,83 @@ class GilgitiBot:
 
 
 __all__ = ["GilgitiBot", "HARD", "MOVE_WEIGHTS", "WIN", "Weights", "evaluate", "move_score"]
+
+
+# -- features of a side, for the fitted evaluation ------------------------------------------
+
+FEATURES = ("out", "progress", "home", "lane", "star", "block", "exposed", "locked",
+            "progress2", "attack", "to_act", "acts_next")
+"""What :func:`side_features` measures of each side (sums over the side's tokens).
+
+out: tokens on the board; progress: their steps travelled / 10; home, lane, star: tokens home,
+in the home lane, on a star; block: tokens in a block of their side off the stars; exposed: the
+expected loss of lone tokens off the stars, sum of (hit chance x (14 + steps)) / 10; locked:
+tokens in the yard while an enemy block closes their entry star; progress2: sum of steps squared
+/ 570; attack: the expected loss of the enemies' lone tokens to this side's next turn, as
+exposed; to_act: the side holds the turn; acts_next: the side plays next after it.
+"""
+
+
+def side_features(state: Any) -> dict[int, list[float]]:
+    """Each side's :data:`FEATURES` in ``state``."""
+    teams = state.teams
+    sides = SIDES[teams]
+    tokens = state.tokens
+    misses = _miss_maps(state, teams)
+    counts: dict[int, dict[int, int]] = {}
+    for ci, toks in enumerate(tokens):
+        for p in toks:
+            if 0 <= p < TRACK_LENGTH:
+                at = counts.setdefault(p, {})
+                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    out: dict[int, list[float]] = {}
+    seats = state.seats
+    turn = state.turn
+    after_turn = seats[(seats.index(turn) + 1) % len(seats)]
+    for ci, toks in enumerate(tokens):
+        if not toks:
+            continue
+        side = sides[ci]
+        f = out.get(side)
+        if f is None:
+            f = out[side] = [0.0] * len(FEATURES)
+        prog = _PROGRESS[ci]
+        yard = 0
+        for p in toks:
+            if p == YARD:
+                yard += 1
+                continue
+            if p == HOME:
+                f[2] += 1
+                continue
+            steps = prog[p + 1]
+            f[0] += 1
+            f[1] += steps / 10
+            f[8] += steps * steps / 570
+            if p >= LANE_FIRST:
+                f[3] += 1
+            elif IS_STAR[p]:
+                f[4] += 1
+            elif counts[p][side] >= 2:
+                f[5] += 1
+            else:
+                loss = (14.0 + steps) / 10
+                for other, miss in misses.items():
+                    hit = 1.0 - miss.get(p, 1.0)
+                    if other == side or not hit:
+                        continue
+                    f[6] += hit * loss
+                    a = out.get(other)
+                    if a is None:
+                        a = out[other] = [0.0] * len(FEATURES)
+                    a[9] += hit * loss
+        if yard:
+            gate = counts.get(START_SQUARES[ci])
+            if gate is not None and not gate.get(side) and any(
+                    n >= 2 for s, n in gate.items() if s != side):
+                f[7] += yard
+        if COLOURS[ci] == turn:
+            f[10] += 1
+        if COLOURS[ci] == after_turn:
+            f[11] += 1
+    return out
