@@ -18,14 +18,15 @@ class Net:
 
     def __init__(self, rules: str = "courtyard", seats: tuple[str, ...] = (
             "red", "green", "yellow", "blue"), kinds: dict[str, str] | None = None,
-            timer: bool = False, names: dict[str, str] | None = None) -> None:
+            timer: bool = False, names: dict[str, str] | None = None,
+            options: dict[str, object] | None = None) -> None:
         self.queue: deque[tuple[str, str, str]] = deque()
         self.now = T0
         self.refused: list[tuple[str, str]] = []
         kinds = kinds if kinds is not None else {"green": "online", "yellow": "online",
                                                  "blue": "online"}
-        self.host = HostRoom(ROOM, rules, seats, kinds, names or {"red": "Host"}, timer, {},
-                             30, self.to_guest)
+        self.host = HostRoom(ROOM, rules, seats, kinds, names or {"red": "Host"}, timer,
+                             options or {}, 30, self.to_guest)
         self.guests: dict[str, GuestRoom] = {}
         self.links: set[str] = set()  # peers whose connection is up
 

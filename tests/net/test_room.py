@@ -94,6 +94,23 @@ def test_every_rule_set_plays_to_the_end_online_with_a_computer_run_by_the_host(
     verify_record_json(net.host.record_json())
 
 
+def test_a_team_game_of_gilgiti_online_to_the_end() -> None:
+    """Rule-set options travel with the room: four peers play Gilgiti in teams, and the winners
+    every peer sees are a whole team."""
+    net = Net("gilgiti", options={"teams": True})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    net.play_to_end(seed=5)
+    host = net.host.table
+    assert host is not None and host.over and net.refused == []
+    _same_everywhere(net)
+    assert dict(host.record.options) == {"teams": True}
+    winners = set(host.winners())
+    assert winners in ({"red", "yellow"}, {"green", "blue"}), winners
+    verify_record_json(json.loads(json.dumps(net.host.record_json())))
+
+
 def test_chance_values_are_the_outcomes_the_ledger_index_names() -> None:
     """Independently of net.record: value = chance_outcomes(state)[draw(...)] for each roll."""
     net = Net("royal", ("red", "yellow"), {"yellow": "online"})
