@@ -49,8 +49,9 @@ def open_page(browser: Browser, url: str) -> Page:
 
 
 def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
-                timer: bool = True) -> tuple[Page, str]:
+                timer: bool = True, rules: str = "courtyard") -> tuple[Page, str]:
     host = open_page(browser, server_url + PARAMS)
+    host.check(f"input[name='rules'][value='{rules}']")
     host.set_checked("#opt-timer", timer)
     count = len(kinds)
     host.check(f"input[name='players'][value='{count}']")
@@ -145,15 +146,19 @@ def same_position(pages: list[Page]) -> None:
     raise AssertionError("the pages never stood still on one version")
 
 
-def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: str) -> None:
-    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+@pytest.mark.parametrize("rules", ["courtyard", "royal"])
+def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: str,
+                                                 rules: str) -> None:
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"},
+                             rules=rules)
     guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
                  "Yusuf", "yellow")
     start(host, [guest])
     assert facts(guest)["bottomLeft"] == "yellow" and facts(host)["bottomLeft"] == "red"
     began = time.monotonic()
     actions = play_to_end(host, [host, guest])
-    print(f"2 browsers: {actions} clicks, whole game in {time.monotonic() - began:.1f} s")
+    print(f"2 browsers, {rules}: {actions} clicks, whole game in "
+          f"{time.monotonic() - began:.1f} s")
     same_position([host, guest])
     assert facts(guest)["over"] and facts(guest)["problem"] is None
     guest.evaluate("document.getElementById('online-dice').open = true")  # behind the winner
