@@ -342,6 +342,7 @@ class RedisRoomStore:
         self._healthy_since: float | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listener: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()  # the pub/sub connection is up
         self._keeper: asyncio.Task[None] | None = None
 
     @classmethod
@@ -354,12 +355,13 @@ class RedisRoomStore:
     async def start(self) -> None:
         self._listener = asyncio.create_task(self._listen())
         try:
+            await asyncio.wait_for(self._listening.wait(), self.settings.command_timeout)
             await self._enrol()
             self._healthy_since = time.monotonic()
             self.log({"event": "redis-up", "instance": self.instance,
                       "redis": self.settings.display_url})
-        except StoreUnavailable:
-            pass  # said by _down; the keeper retries
+        except (StoreUnavailable, TimeoutError) as exc:
+            self._down(exc)  # the keeper tries again shortly
         self._keeper = asyncio.create_task(self._keep())
 
     async def close(self) -> None:
@@ -417,6 +419,8 @@ class RedisRoomStore:
         if ready is None:
             ready = self._ready[room] = asyncio.get_running_loop().create_future()
             try:
+                if not self.listening:  # only the listener reconnects the pub/sub connection
+                    raise StoreUnavailable("the pub/sub connection is down")
                 await self._call(self.pubsub.subscribe(self.keys.channel(room)))
             except StoreUnavailable as exc:
                 if self._ready.get(room) is ready:
@@ -444,8 +448,20 @@ class RedisRoomStore:
         # Commands go out on the pub/sub connection in call order, so a join that wanted the
         # room again before this ran has its SUBSCRIBE after this UNSUBSCRIBE, or this is
         # skipped.
-        if room not in self._wanted:
+        # Down, it is left to the resync after the reconnection.
+        if room not in self._wanted and self.listening:
             await self.pubsub.unsubscribe(self.keys.channel(room))
+
+    @property
+    def listening(self) -> bool:
+        """The pub/sub connection is up (and so every channel wanted is subscribed)."""
+        connection = self.pubsub.connection
+        return self._listening.is_set() and connection is not None and connection.is_connected
+
+    @property
+    def ready(self) -> bool:
+        """Redis agrees with this instance and its pub/sub connection is up."""
+        return self.synced and self.listening
 
     async def _listen(self) -> None:
         own = self.keys.instance(self.instance)
@@ -457,10 +473,14 @@ class RedisRoomStore:
                 message = await self.pubsub.get_message(timeout=None)
                 pause = 0.05
             except (RedisError, OSError, TimeoutError) as exc:
+                self._listening.clear()
                 self._down(exc)
                 await asyncio.sleep(pause)  # redis-py reconnects and re-subscribes on the next
                 pause = min(1.0, pause * 2)
                 continue
+            if message is not None and message["type"] == "subscribe" \
+                    and message["channel"] == own:
+                self._listening.set()  # after every (re)connection, which re-subscribes it
             if message is not None:
                 try:
                     self._deliver(message)
