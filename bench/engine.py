@@ -28,6 +28,10 @@ ludopy is timed in a child process with ``OPENBLAS_CORETYPE`` and
 are set for old OpenBLAS builds and only slow a current numpy down, so removing
 them gives ludopy its best figure.  Without ludopy installed, only our figures
 are printed.
+
+Gilgiti (4 players, alone and in teams) is timed the same way on ``--gilgiti-games``
+games: a roll in the roll phase (a 6 rolls again), a uniformly random legal play
+(token or stack and value, or forcing the gate) in the move phase.
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ LENGTH_CAP = 20_000
 
 
 def engine_games(rules_name: str, games: int, seed: int,
-                 with_events: bool = False) -> tuple[float, float, int]:
+                 with_events: bool = False,
+                 options: dict[str, Any] | None = None) -> tuple[float, float, int]:
     """Play ``games`` random 4-player games; returns (cpu seconds, wall seconds, actions).
 
     By default through ``rules.advance`` (positions only, as simulation and bot search use
@@ -75,7 +80,7 @@ def engine_games(rules_name: str, games: int, seed: int,
     actions = 0
     cpu, wall = time.thread_time(), time.perf_counter()
     for game in range(games):
-        state = rules.new_game(seats, seed * 1_000_003 + game)
+        state = rules.new_game(seats, seed * 1_000_003 + game, options)
         while True:
             phase = state.phase
             if phase == "roll":
@@ -164,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="engine games per rule set")
     parser.add_argument("--ludopy-games", type=int, default=150, help="ludopy games")
+    parser.add_argument("--gilgiti-games", type=int, default=60,
+                        help="Gilgiti games, alone and in teams")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts")
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
@@ -207,6 +214,23 @@ def main(argv: list[str] | None = None) -> int:
         cpu, _, _ = best_of(engine_games, args.repeat, rules_name, args.games, args.seed, True)
         results[rules_name]["games_per_second_with_events"] = round(args.games / cpu, 1)
         print(f"{'':9s}  {args.games / cpu:8.1f} games/s through apply(), events built")
+
+    for label, options in (("gilgiti", None), ("gilgiti-teams", {"teams": True})):
+        n = args.gilgiti_games
+        engine_games("gilgiti", max(1, n // 10), args.seed + 1, False, options)  # warm-up
+        cpu, wall, actions = best_of(engine_games, args.repeat, "gilgiti", n, args.seed, False,
+                                     options)
+        results[label] = {
+            "games_per_second": round(n / cpu, 1),
+            "games_per_wall_second": round(n / wall, 1),
+            "actions_per_second": round(actions / cpu),
+            "mean_actions_per_game": round(actions / n, 1),
+        }
+        print(f"{label:13s}  {n / cpu:8.1f} games/s (wall clock {n / wall:.1f})  "
+              f"{actions / cpu:9.0f} actions/s  ({actions / n:.0f} actions per game, {n} games)")
+        cpu, _, _ = best_of(engine_games, args.repeat, "gilgiti", n, args.seed, True, options)
+        results[label]["games_per_second_with_events"] = round(n / cpu, 1)
+        print(f"{'':13s}  {n / cpu:8.1f} games/s through apply(), events built")
 
     ludopy = run_ludopy_child(args.ludopy_games, args.seed, args.repeat)
     if ludopy is not None:

@@ -70,6 +70,21 @@ def encode(session: Session) -> str:
     }, separators=(",", ":"))
 
 
+def check_deadline(deadline: Any) -> float | None:
+    """A stored deadline (epoch ms) as a float; SaveError for anything a clock cannot hold."""
+    if deadline is not None and not (
+            isinstance(deadline, int | float) and not isinstance(deadline, bool)
+            and 0 <= deadline <= MAX_DEADLINE_MS):  # false for NaN, infinities, huge ints
+        raise SaveError("The save's turn clock is damaged.")
+    return None if deadline is None else float(deadline)
+
+
+def check_screen(screen: Any) -> str:
+    if screen not in ("table", "home"):
+        raise SaveError("The save's screen is damaged.")
+    return str(screen)
+
+
 def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     """The session, every position of its game and each action's events.
 
@@ -106,17 +121,11 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     if not isinstance(players, dict) or not all(
             c in record.seats and k in PLAYER_KINDS for c, k in players.items()):
         raise SaveError("The save's player types are damaged.")
-    deadline = data.get("deadline")
-    if deadline is not None and not (
-            isinstance(deadline, int | float) and not isinstance(deadline, bool)
-            and 0 <= deadline <= MAX_DEADLINE_MS):  # false for NaN, infinities, huge ints
-        raise SaveError("The save's turn clock is damaged.")
+    deadline = check_deadline(data.get("deadline"))
     timer = data.get("timer", True)
     if not isinstance(timer, bool):
         raise SaveError("The save's turn clock setting is damaged.")
-    screen = data.get("screen", "table")
-    if screen not in ("table", "home"):
-        raise SaveError("The save's screen is damaged.")
+    screen = check_screen(data.get("screen", "table"))
     session = Session(record=record, names=dict(names), players=dict(players), timer=timer,
-                      deadline=float(deadline) if deadline is not None else None, screen=screen)
+                      deadline=deadline, screen=screen)
     return session, states, events

@@ -207,10 +207,12 @@ def piece_layout(scene: Scene, bottom_left: str | None = None
                 layout[piece.id] = (ax, ay - lift * CELL + 0.06 * CELL, CELL * 0.36)
             continue
         if stack.kind == "double":
+            # the rider up and to the right of its carrier, far enough apart that both
+            # letters stay readable (both colours must show), each inside the square
             carrier, *riders = stack.pieces
-            layout[carrier.id] = (ax - 0.1 * CELL, ay + 0.1 * CELL, CELL * 0.36)
+            layout[carrier.id] = (ax - 0.17 * CELL, ay + 0.17 * CELL, CELL * 0.32)
             for rider in riders:
-                layout[rider.id] = (ax + 0.14 * CELL, ay - 0.14 * CELL, CELL * 0.3)
+                layout[rider.id] = (ax + 0.16 * CELL, ay - 0.16 * CELL, CELL * 0.28)
             continue
         offsets = _CLUSTER.get(n)
         radius = CELL * (0.4 if n == 1 else 0.27 if n == 2 else 0.25 if n <= 4 else 0.19)
@@ -233,7 +235,7 @@ def hit_half(board_px: float) -> float:
 
 
 def _piece(piece: Piece, x: float, y: float, r: float, picks: list[Choice],
-           selected: bool, hit: float) -> str:
+           selected: bool, hit: float, role: str = "") -> str:
     can = bool(picks)
     label = piece.label
     if len(picks) == 1:
@@ -242,8 +244,8 @@ def _piece(piece: Piece, x: float, y: float, r: float, picks: list[Choice],
         label += f"; {len(picks)} possible moves"
     attrs = (f' role="button" tabindex="0" aria-label="{escape(label)}"' if can
              else f' role="img" aria-label="{escape(label)}"')
-    cls = f"token token-{piece.colour}" + (" movable" if can else "") + \
-        (" selected" if selected else "")
+    cls = f"token token-{piece.colour}" + (f" {role}" if role else "") + \
+        (" movable" if can else "") + (" selected" if selected else "")
     font = r * 0.95
     colour = piece.colour
     side = max(hit, r + 4)
@@ -290,9 +292,12 @@ def pieces_svg(scene: Scene, options: Iterable[Choice] = (), selected: Collectio
     # pieces that can be clicked last, so they are drawn on top and reached first by Tab
     # (a block keeps its own order: its top piece is drawn last)
     order.sort(key=lambda sp: (sp[1].id in picks and sp[0].kind == "group"))
-    for _stack, piece in order:
+    for stack, piece in order:
         x, y, r = layout[piece.id]
-        parts.append(_piece(piece, x, y, r, picks.get(piece.id, []), piece.id in selected, hit))
+        role = "" if stack.kind != "double" else \
+            "carrier" if piece is stack.pieces[0] else "rider"
+        parts.append(_piece(piece, x, y, r, picks.get(piece.id, []), piece.id in selected, hit,
+                            role))
     for stack in scene.stacks:
         if stack.kind == "block" and len(stack.pieces) > 1:
             parts.append(_count_badge(stack, layout))

@@ -157,9 +157,10 @@ def replay_command(path: str) -> dict[str, Any]:
     record = parse_record(_read_input(path))
     states = replay(record)
     final = states[-1]
+    won = rules_for(final).winners(final)
     return {"command": "replay", "actions": len(record.actions),
-            "over": final.phase == "over", "winner": final.winner,
-            "position": position_to_json(final)}
+            "over": final.phase == "over", "winner": won[0] if won else None,
+            "winners": list(won), "position": position_to_json(final)}
 
 
 def verify_command(path: str) -> dict[str, Any]:
@@ -278,7 +279,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="games in all; game seed k is played under every seat rotation")
     tour.add_argument("--seed", type=_seed, default=1)
     tour.add_argument("--jobs", type=_jobs, default=1, help="worker processes (1 to 64)")
+    for option in _all_options():
+        tour.add_argument(f"--{option.name}", action="store_true",
+                          help=f"{option.label} (rule sets that offer it)")
     return parser
+
+
+def _chosen_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule-set option flags given, checked against what ``--rules`` offers."""
+    offered = {o.name for o in rules_for(args.rules).options}
+    chosen = {o.name: True for o in _all_options() if getattr(args, o.name, False)}
+    for name in chosen.keys() - offered:
+        raise CliError(f"--{name} is not an option of {args.rules}")
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,10 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command == "simulate":
-            offered = {o.name for o in rules_for(args.rules).options}
-            chosen = {o.name: True for o in _all_options() if getattr(args, o.name, False)}
-            for name in chosen.keys() - offered:
-                raise CliError(f"--{name} is not an option of {args.rules}")
+            chosen = _chosen_options(args)
             result = simulate(args.rules, args.players, args.games, args.seed,
                               check=not args.no_check, options=chosen)
         elif args.command == "legal":
@@ -297,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "tournament":
             from .bots.tournament import tournament
 
-            result = tournament(args.rules, args.bots, args.games, args.seed, args.jobs)
+            result = tournament(args.rules, args.bots, args.games, args.seed, args.jobs,
+                                _chosen_options(args))
         elif args.command == "verify":
             result = verify_command(args.file)
         else:

@@ -14,9 +14,10 @@ from .actions import Action
 from .errors import IllegalAction, NotationError, quote
 from .rules.base import Board, Choice, Event, Names, Position, RuleSet, Scene
 from .rules.courtyard import CLASSIC, COURTYARD, SEATS_BY_PLAYERS
+from .rules.gilgiti import GILGITI
 from .rules.royal import ROYAL
 
-RULESETS: dict[str, RuleSet[Any]] = {r.name: r for r in (COURTYARD, CLASSIC, ROYAL)}
+RULESETS: dict[str, RuleSet[Any]] = {r.name: r for r in (COURTYARD, CLASSIC, ROYAL, GILGITI)}
 """Rule sets by name, in the order the app offers them. A new rule set registers here."""
 
 

@@ -36,6 +36,9 @@ SCHEME = "courtyard-ludo/dice/v1"
 TAG = SCHEME.encode("ascii")  # the domain-separation tag hashed into every die
 HASH_SIZE = 32
 CHAIN_LENGTH = 4096
+# A chain is hashed link by link when it is made or checked: a peer (or a damaged save) naming
+# a longer one must not be able to keep a browser hashing for minutes.
+MAX_CHAIN_LENGTH = 1 << 16
 RENEW_MARGIN = 64  # commit a successor chain when fewer links than this remain
 MAX_RANGE = 2**32  # draw() takes 1 <= n <= MAX_RANGE
 
@@ -138,9 +141,11 @@ def _unhex(text: Any, what: str) -> bytes:
         raise DiceError(f"{what}: not hex") from None
 
 
-def _int(value: Any, what: str, minimum: int = 0) -> int:
-    if type(value) is not int or value < minimum:
-        raise DiceError(f"{what}: an integer >= {minimum} expected, not {value!r}")
+def _int(value: Any, what: str, minimum: int = 0, maximum: int = 2**53) -> int:
+    # 2**53: the largest integer every JavaScript peer reads exactly.
+    if type(value) is not int or not minimum <= value <= maximum:
+        raise DiceError(f"{what}: an integer from {minimum} to {maximum} expected, "
+                        f"not {str(value)[:40]}")
     return value
 
 
@@ -168,7 +173,7 @@ class Commitment(NamedTuple):
             raise DiceError("commitment: participant must be a non-empty string")
         return cls(participant, _unhex(data["head"], "commitment head"),
                    _int(data["start"], "commitment start"),
-                   _int(data["length"], "commitment length", 1))
+                   _int(data["length"], "commitment length", 1, MAX_CHAIN_LENGTH))
 
 
 class SecretChain:
@@ -178,8 +183,9 @@ class SecretChain:
     def __init__(self, seed: bytes, start: int = 0, length: int = CHAIN_LENGTH) -> None:
         if len(seed) != HASH_SIZE:
             raise DiceError(f"a chain seed is {HASH_SIZE} bytes")
-        if type(start) is not int or start < 0 or type(length) is not int or length < 1:
-            raise DiceError("a chain needs start >= 0 and length >= 1")
+        if (type(start) is not int or start < 0 or type(length) is not int
+                or not 1 <= length <= MAX_CHAIN_LENGTH):
+            raise DiceError(f"a chain needs start >= 0 and 1 <= length <= {MAX_CHAIN_LENGTH}")
         self.seed = seed
         self.start = start
         self.length = length
@@ -231,7 +237,7 @@ class SecretChain:
         if not isinstance(data, dict) or set(data) != {"seed", "start", "length"}:
             raise DiceError("chain: an object with seed, start, length")
         return cls(_unhex(data["seed"], "chain seed"), _int(data["start"], "chain start"),
-                   _int(data["length"], "chain length", 1))
+                   _int(data["length"], "chain length", 1, MAX_CHAIN_LENGTH))
 
 
 # --------------------------------------------------------------------------------------------

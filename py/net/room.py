@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from app.savegame import Session
+from app.savegame import SaveError, Session, check_deadline, check_screen
 from app.table import COMPUTER_LEVELS, TABLE, Due, Table
 from ludo import (
     Action,
@@ -134,6 +134,19 @@ class Holder(NamedTuple):
     secret: str
     name: str
     commitment: Commitment
+
+
+def _flag(value: Any) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"timer: true or false, not {str(value)[:20]}")
+    return value
+
+
+def _turn_seconds(value: Any) -> float:
+    """A saved clock length, read as hostile: 1 to 3600 seconds, like the protocol allows."""
+    if type(value) not in (int, float) or not 1 <= value <= 3600:
+        raise ValueError(f"turnSeconds: 1 to 3600, not {str(value)[:20]}")
+    return float(value)
 
 
 class HostRoom:
@@ -568,21 +581,26 @@ class HostRoom:
             raise DiceError("a saved room is a JSON object")
         try:
             room = cls(data["room"], data["rules"], tuple(data["seats"]), data["kinds"],
-                       data["names"], bool(data["timer"]), data["options"],
-                       float(data["turnSeconds"]), send,
+                       data["names"], _flag(data["timer"]), data["options"],
+                       _turn_seconds(data["turnSeconds"]), send,
                        SecretChain.from_json(data["chains"][0]), data["match"])
             room.chains = [SecretChain.from_json(c) for c in data["chains"]]
             for seat, h in data["holders"].items():
                 room.holders[seat] = Holder(h["secret"], h["name"],
                                             Commitment.from_json(h["commit"]))
-        except (KeyError, TypeError, IndexError, ValueError) as exc:
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         if data.get("record") is not None:
             record = record_from_json(data["record"])
             ledger = DiceLedger.replay(record.dice)
             verified = replay_verified(record, ledger)
+            try:
+                deadline = check_deadline(data.get("deadline"))
+                screen = check_screen(data.get("screen", "table"))
+            except SaveError as exc:
+                raise DiceError(f"the saved room is damaged ({exc})") from None
             session = Session(record._replace(dice=None), dict(data["names"]), room.players(),
-                              room.timer, data.get("deadline"), data.get("screen", "table"))
+                              room.timer, deadline, screen)
             room.table = Table.restore(session, verified.states, verified.events, now,
                                        room.turn_seconds)
             room.ledger, room.dice = ledger, LedgerDice(ledger, verified.used)

@@ -133,8 +133,33 @@ def _peer_id(value: Any, where: str) -> str:
     return value
 
 
+MAX_HELPER_MESSAGE = 64 * 1024
+"""The longest message read from the helper (it relays at most 16 KiB; room lists add a little)."""
+MAX_HELPER_DEPTH = 16
+"""Helper messages nest a few levels; deeper is refused unparsed (Pyodide's stack is small)."""
+
+_ESCAPED = re.compile(r"\\.", re.S)
+_QUOTED = re.compile(r'"[^"]*"')
+
+
+def _nesting(text: str) -> int:
+    """How deeply arrays and objects nest in ``text``, strings ignored; linear in its length.
+    (This module stays standard-library only, so it does not borrow ludo.notation's.)"""
+    depth = deepest = 0
+    for char in _QUOTED.sub("", _ESCAPED.sub("", text)):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_server_message(text: str) -> dict[str, Any]:
     """A helper message as a dict, checked field by field (SignallingError otherwise)."""
+    # size and depth checked first: a hostile helper cannot overflow the page's stack
+    if len(text) > MAX_HELPER_MESSAGE or _nesting(text) > MAX_HELPER_DEPTH:
+        raise SignallingError("the helper sent a message too long or too deeply nested")
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):

@@ -114,7 +114,9 @@ def test_events_are_told_in_words() -> None:
 
     assert describe("courtyard", {"type": "captured", "seat": "red", "square": 5,
                                   "victims": [["green", 1], ["blue", 0]]}, {}) == \
-        "Red captured Green token 2, Blue token 1: back to the yard."
+        "Red captured Green and Blue: back to the yard."
+    assert describe("courtyard", {"type": "moved", "seat": "red", "token": 1, "from": 3,
+                                  "to": 8}, {}) == "Red moved token 2 five squares, onto a star."
 
 
 def test_panel_names_are_isolated_and_escaped() -> None:

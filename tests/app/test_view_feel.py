@@ -178,6 +178,15 @@ def test_stacks_are_drawn_as_stacks_with_their_count_and_a_rider_on_its_carrier(
     assert svg.count('class="count"') == 1 and ">3</text></g>" in svg
     carrier, rider = layout["red-9"], layout["blue-0"]
     assert rider[2] < carrier[2] and rider[1] < carrier[1]
+    # both colours show: the rider's disc keeps clear of the carrier's letter (about 0.4 r
+    # around its centre), and both stay inside their square
+    gap = ((rider[0] - carrier[0]) ** 2 + (rider[1] - carrier[1]) ** 2) ** 0.5
+    assert gap - rider[2] > 0.4 * carrier[2]
+    square = next(c for c in stacked.board.cells if c.id == "30")
+    cx, cy = view.View(stacked.board).xy(square.x, square.y)
+    for x, y, r in (carrier, rider):
+        assert abs(x - cx) + r <= view.CELL / 2 and abs(y - cy) + r <= view.CELL / 2
+    assert 'class="token token-red carrier"' in svg and 'class="token token-blue rider"' in svg
 
 
 def _played_table() -> tuple[Table, list]:

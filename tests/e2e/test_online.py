@@ -48,8 +48,10 @@ def open_page(browser: Browser, url: str) -> Page:
     return page
 
 
-def create_room(browser: Browser, server_url: str, kinds: dict[str, str]) -> tuple[Page, str]:
+def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
+                timer: bool = True) -> tuple[Page, str]:
     host = open_page(browser, server_url + PARAMS)
+    host.set_checked("#opt-timer", timer)
     count = len(kinds)
     host.check(f"input[name='players'][value='{count}']")
     for colour in ("red", "green", "yellow", "blue"):
@@ -128,11 +130,19 @@ def play_to_end(host: Page, players: list[Page], limit_s: float = 600) -> int:
 
 
 def same_position(pages: list[Page]) -> None:
-    for page in pages:
-        page.wait_for_function(
-            "v => JSON.parse(window.ludo.online()).version === v", arg=facts(pages[0])["version"])
-    positions = {facts(p)["position"] for p in pages}
-    assert len(positions) == 1
+    """Every page reaches the first page's version and shows the same position. The turn clock
+    runs on (a slow reload can take longer than a turn), so the host may move on meanwhile:
+    then look again at its newer version."""
+    for _ in range(5):
+        version = facts(pages[0])["version"]
+        for page in pages:
+            page.wait_for_function(
+                "v => JSON.parse(window.ludo.online()).version >= v", arg=version, timeout=60_000)
+        seen = [facts(p) for p in pages]
+        if {f["version"] for f in seen} == {version}:
+            assert len({f["position"] for f in seen}) == 1
+            return
+    raise AssertionError("the pages never stood still on one version")
 
 
 def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: str) -> None:
@@ -154,8 +164,11 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
 
 def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
                                                                 server_url: str) -> None:
+    # no turn clock: the forgeries below must meet a position that stands still, however slow
+    # the machine (a reload slower than a turn would otherwise let the host time yellow out)
     host, link = create_room(browser, server_url, {"red": "human", "green": "easy",
-                                                   "yellow": "online", "blue": "online"})
+                                                   "yellow": "online", "blue": "online"},
+                             timer=False)
     yellow = join(browser, link, "Yusuf", "yellow")
     blue = join(browser, link, "Bea", "blue")
     start(host, [yellow, blue])
@@ -175,8 +188,9 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
     version = facts(host)["version"]
     yellow.reload()
     yellow.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    # ">=": with the turn clock on, a reload slower than a turn lets the host time yellow out
     yellow.wait_for_function(
-        "v => JSON.parse(window.ludo.online()).version === v", arg=version, timeout=60_000)
+        "v => JSON.parse(window.ludo.online()).version >= v", arg=version, timeout=60_000)
     assert facts(yellow)["seat"] == "yellow" and facts(yellow)["connected"]
     same_position([host, yellow, blue, watcher])
 

@@ -79,6 +79,11 @@ def play(state: Any, *actions: Action) -> tuple[Any, list[dict[str, Any]]]:
     return state, events
 
 
+def told(events: list[dict[str, Any]]) -> str:
+    """What a throw's events say, as the log and the screen reader put it (the turn aside)."""
+    return " ".join(t for e in events if e["type"] != "turn" and (t := R.describe(e, {})))
+
+
 def kinds(events: list[dict[str, Any]]) -> list[str]:
     return [e["type"] for e in events]
 
@@ -170,8 +175,8 @@ def test_s04_throws_do_nothing_until_a_crown():
         assert kinds(events) == ["rolled", "no_move", "turn"]
         assert events[1]["reason"] == "no_man_out"
         assert after.tokens == state.tokens and after.turn == "green"
-    assert R.describe(events[1], {}) == ("Red threw a feather. No man is out yet, and only a "
-                                        "crown starts one: the throw is lost.")
+    assert told(events) == ("Red threw a feather. No man is out yet, and only a crown starts "
+                            "one: the throw is lost.")
 
 
 def test_s05_the_first_crown_places_a_man_on_the_starting_point():
@@ -182,7 +187,8 @@ def test_s05_the_first_crown_places_a_man_on_the_starting_point():
     assert auto_action(after) == move(0)
     after, events = play(after, move(0))
     assert men(after, "red") == [0, "balk", "balk", "balk"]
-    assert events[0] == {"type": "entered", "seat": "red", "token": 0, "to": 0}
+    assert events[0] == {"type": "entered", "seat": "red", "token": 0, "to": 0,
+                         "pieces": ["red-0"], "path": ["red-yard-0", "0"]}
 
 
 def test_s06_after_the_first_crown_he_throws_again():
@@ -233,7 +239,8 @@ def test_s10_a_number_moves_that_many_spaces():
         after, events = play(state, move(0))
         assert men(after, "red")[0] == 5 + face
         assert events[0] == {"type": "moved", "seat": "red", "token": 0, "from": 5,
-                             "to": 5 + face}
+                             "to": 5 + face, "pieces": ["red-0"],
+                             "path": [str(5 + k) for k in range(face + 1)]}
     # round the corner of the board: green from 50 goes on over 51 to 0
     state = load(turn="green", phase="move", die=3, men={"green": [50, "balk", "balk", "balk"]})
     assert men(play(state, move(0))[0], "green")[0] == 1
@@ -286,8 +293,8 @@ def test_s13_a_feather_cannot_pass_a_crown_and_the_throw_is_lost():
         assert kinds(events) == ["rolled", "no_move", "turn"], start
         assert events[1]["reason"] == "feather"
         assert men(after, "red")[0] == start
-        assert R.describe(events[1], {}) == ("Red threw a feather. A feather cannot pass a "
-                                            "crown: the throw is lost.")
+        assert told(events) == ("Red threw a feather. A feather cannot pass a crown: the "
+                                "throw is lost.")
 
 
 def test_s13_a_feather_stopped_for_one_man_is_played_by_another():
@@ -324,6 +331,11 @@ def test_s15_the_carrier_moves_the_double_rider_and_all():
     assert men(after, "red")[0] == 7 and men(after, "green")[0] == 7
     assert doubles(after) == [{"carrier": ["red", 0], "rider": ["green", 0]}]
     assert events[0]["rider"] == ["green", 0]
+    # the screen moves both men along the carrier's path
+    assert events[0]["pieces"] == ["red-0", "green-0"]
+    assert events[0]["path"] == ["5", "6", "7"]
+    assert told(events) == "Red carried the double (with Green man 1) to space 7 (8 from " \
+        "red's start)."
     (choice,) = choices(state)
     assert choice.pieces == ("red-0", "green-0") and choice.target == "7"
     assert choice.label == "carries the double to space 7 (8 from red's start)"
@@ -355,7 +367,7 @@ def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
     assert men(after, "green")[0] == 8 and men(after, "red")[0] == 5
     assert doubles(after) == []
     assert events[0]["off"] is True
-    assert R.describe(events[0], {}) == ("Green moved man 1 off alone on space 8, a feather "
+    assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 8, a feather "
                                         "(48 from green's start).")
 
 
@@ -374,6 +386,9 @@ def test_s19_two_crowns_let_the_carrier_send_the_rider_to_balk():
     state = load(crowns=1, **CARRYING)
     after, events = throw(state, "crown")
     assert after.phase == "choose" and after.turn == "red"
+    assert kinds(events) == ["rolled", "two_crowns"]
+    assert told(events) == ("Red threw a crown. Two crowns in succession: Red may send Green "
+                            "man 1 back to balk, or climb on top.")
     options = choices(after)
     assert [(c.kind, c.label, c.pieces, c.target) for c in options] == [
         ("send_back", "Send Green man 1 back to balk", (), None),
@@ -559,7 +574,7 @@ def test_s27_with_no_other_man_to_move_the_throw_is_lost():
     after, events = throw(state, 2)
     assert kinds(events) == ["rolled", "no_move", "turn"]
     assert events[1]["reason"] == "blocked" and after.turn == "green"
-    assert R.describe(events[1], {}) == "Red threw a 2. No man can move: the throw is lost."
+    assert told(events) == "Red threw a 2. No man can move: the throw is lost."
 
 
 # -- home colours and winning -------------------------------------------------------------

@@ -143,3 +143,13 @@ def test_server_messages_accepted(message: dict[str, Any]) -> None:
 def test_server_messages_refused(text: str) -> None:
     with pytest.raises(sg.SignallingError):
         sg.parse_server_message(text)
+
+
+def test_a_deep_or_huge_helper_message_is_refused_before_parsing() -> None:
+    # a hostile helper must not overflow the page's stack (Pyodide's is small) nor make it
+    # parse megabytes
+    from net.signalling import SignallingError, parse_server_message
+    for text in ("[" * 20_000 + "]" * 20_000, '{"type": "' + "x" * 70_000 + '"}',
+                 '"' + '\\"' * 40_000 + '"'):
+        with pytest.raises(SignallingError, match="too long or too deeply nested"):
+            parse_server_message(text)

@@ -23,6 +23,7 @@ from pyscript import document, window
 from pyscript.ffi import is_none
 
 from ludo import Action, IllegalAction, LudoError
+from ludo.notation import load_json
 
 from .. import roomview, setup
 from ..table import TABLE
@@ -39,13 +40,17 @@ def _room_key(role: str, room: str) -> str:
     return f"courtyard-ludo/room/{role}/{room}"
 
 
+MAX_ROOM_STATE = 4_000_000  # a host's saved room: its match record and dice chains
+
+
 def _load(key: str) -> Any:
+    """A stored room state, read as hostile input: anything unreadable is as if absent."""
     text = storage.get(key)
     if text is None:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        return load_json(text, "room", MAX_ROOM_STATE)
+    except LudoError:
         return None
 
 

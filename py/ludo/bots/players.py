@@ -9,6 +9,11 @@ The search uses only the engine's public functions (``distinct_moves``,
 ``apply``, ``advance``, ``chance_outcomes``, ``winners``), so it works for any
 rule set and any die; the position evaluation comes from the rule set itself
 (``RuleSet.bot``, a :class:`ludo.rules.base.BotFeatures`).
+
+A rule set's features may also offer ``candidates(state) -> list[Action]``: the
+moves Medium and Hard consider at a decision, instead of every distinct move
+(Gilgiti leaves out plays that would strand a value when some order of the
+turn's values plays them all). Without it they consider every distinct move.
 """
 
 from __future__ import annotations
@@ -60,6 +65,12 @@ def _events_reward(events: list[dict[str, Any]]) -> tuple[bool, bool]:
     return captured, home
 
 
+def _candidates(bot: BotFeatures, state: Any) -> list[Action]:
+    """The moves Medium and Hard weigh: the rule set's shortlist, or every distinct move."""
+    shortlist = getattr(bot, "candidates", None)
+    return distinct_moves(state) if shortlist is None else shortlist(state)
+
+
 # -- Easy ------------------------------------------------------------------
 
 
@@ -81,9 +92,9 @@ def think_easy(state: Any, seed: int) -> Thinking:
 
 
 def think_medium(state: Any, seed: int) -> Thinking:
-    """Greedy on the features of each move (see :func:`heuristic.move_score`)."""
-    moves = distinct_moves(state)
+    """Greedy on the features of each move (the rule set's ``move_score``)."""
     bot = _features(state)
+    moves = _candidates(bot, state)
     scored = []
     context = bot.move_context(state)
     for m in moves:
@@ -131,7 +142,7 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
         if rolled.phase == "roll" or rolled.turn != them:
             total += chance * bot.evaluate(rolled, me)
             continue
-        moves = distinct_moves(rolled)
+        moves = _candidates(bot, rolled)
         if len(moves) == 1:
             chosen = advance(rolled, moves[0])
         else:
@@ -187,7 +198,7 @@ def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
     if state.phase == "roll":  # a six with no move: roll again
         return (yield from _after_move(state, me, bot, depth, False, clock))
     best = -float("inf")
-    for m in distinct_moves(state):
+    for m in _candidates(bot, state):
         v = yield from _after_move(advance(state, m), me, bot, depth, False, clock)
         if v > best:
             best = v
@@ -200,11 +211,11 @@ def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
 def think_hard(state: Any, seed: int) -> Thinking:
     """Expectimax over the rest of the turn (extra rolls included), then one
     opponent reply per die value, with the Hard evaluation at the leaves."""
-    moves = distinct_moves(state)
+    bot = _features(state)
+    moves = _candidates(bot, state)
     if len(moves) == 1:
         return moves[0]
     me = state.turn
-    bot = _features(state)
     clock = _Clock()
     scored = []
     for m in moves:

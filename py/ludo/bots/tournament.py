@@ -3,6 +3,12 @@
 Game seed ``k`` is played once under every rotation of the bot list over the
 seats, so every entry meets the same dice from every seat; game ``i`` of the
 run uses seed ``k = i // n`` and rotation ``i % n`` (n = number of bots).
+
+With a rule set's options (``--teams`` in Gilgiti) a game may have several
+winners: a team's win counts for every entry of the team. Partners sit
+opposite, and a rotation moves every entry by one seat, so entries 0 and 2
+(and 1 and 3) are always partners: ``hard,medium,hard,medium`` is a Hard pair
+against a Medium pair, and entry 0's win rate is the pair's.
 """
 
 from __future__ import annotations
@@ -21,18 +27,19 @@ ROLL = Action("roll")
 
 
 def play_game(rules_name: str, bots: tuple[str, ...], game_seed: int,
-              rotation: int) -> dict[str, Any]:
+              rotation: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One game; seat ``i`` is played by entry ``(i + rotation) % len(bots)``.
 
-    Returns the winning entry (None if the game did not end), the number of
-    actions and, per level, the seconds each move decision took (trivial ones
-    included) and the seconds of decisions that had a real choice.
+    Returns the winning entry (None if the game did not end) and every winning
+    entry (a team is several), the number of actions and, per level, the seconds
+    each move decision took (trivial ones included) and the seconds of decisions
+    that had a real choice.
     """
     n = len(bots)
     rules = rules_for(rules_name)
     seats = rules.seating(n)
     entry_of = {seat: (i + rotation) % n for i, seat in enumerate(seats)}
-    state = rules.new_game(seats, game_seed)
+    state = rules.new_game(seats, game_seed, options or None)
     times: dict[str, list[float]] = {}
     choice_times: dict[str, list[float]] = {}
     actions = 0
@@ -53,12 +60,13 @@ def play_game(rules_name: str, bots: tuple[str, ...], game_seed: int,
                 choice_times.setdefault(level, []).append(spent)
         state, _ = apply(state, action)
         actions += 1
-    won = winners(state)
-    winner = entry_of[won[0]] if won else None
-    return {"winner": winner, "actions": actions, "times": times, "choice_times": choice_times}
+    won = [entry_of[seat] for seat in winners(state)]
+    winner = won[0] if won else None
+    return {"winner": winner, "winners": won, "actions": actions, "times": times,
+            "choice_times": choice_times}
 
 
-def _task(args: tuple[str, tuple[str, ...], int, int]) -> dict[str, Any]:
+def _task(args: tuple[Any, ...]) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -73,6 +81,13 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _parity(results: list[dict[str, Any]], n: int) -> float:
+    """The win rate of an entry no better than the others: winners per game over entries
+    (1/n, or 1/2 when teams of two win together)."""
+    finished = [len(r["winners"]) for r in results if r["winners"]]
+    return sum(finished) / len(finished) / n if finished else 1 / n
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -81,15 +96,19 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def tasks(rules: str, bots: tuple[str, ...], games: int, seed: int) -> Iterable[tuple]:
-    """The games of a run, in order: (rules, bots, game seed, rotation)."""
+def tasks(rules: str, bots: tuple[str, ...], games: int, seed: int,
+          options: dict[str, Any] | None = None) -> Iterable[tuple]:
+    """The games of a run, in order: (rules, bots, game seed, rotation[, options])."""
     n = len(bots)
     for i in range(games):
-        yield (rules, bots, seed * 1_000_003 + i // n, i % n)
+        if options:
+            yield (rules, bots, seed * 1_000_003 + i // n, i % n, options)
+        else:
+            yield (rules, bots, seed * 1_000_003 + i // n, i % n)
 
 
 def tournament(rules: str, bots: tuple[str, ...], games: int, seed: int,
-               jobs: int = 1) -> dict[str, Any]:
+               jobs: int = 1, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play ``games`` games and summarise them (the CLI prints this)."""
     for level in bots:
         if level not in LEVEL_NAMES:
@@ -98,7 +117,7 @@ def tournament(rules: str, bots: tuple[str, ...], games: int, seed: int,
         raise ValueError("a tournament needs 2 to 4 bots (one per seat)")
     rules = rules_for(rules).name
     started = time.perf_counter()
-    work = list(tasks(rules, bots, games, seed))
+    work = list(tasks(rules, bots, games, seed, options))
     if jobs > 1:
         import multiprocessing
 
@@ -117,8 +136,8 @@ def tournament(rules: str, bots: tuple[str, ...], games: int, seed: int,
         total_actions += r["actions"]
         if r["winner"] is None:
             unfinished += 1
-        else:
-            wins[r["winner"]] += 1
+        for entry in r["winners"]:
+            wins[entry] += 1
         for level, ts in r["times"].items():
             times.setdefault(level, []).extend(ts)
         for level, ts in r["choice_times"].items():
@@ -146,11 +165,12 @@ def tournament(rules: str, bots: tuple[str, ...], games: int, seed: int,
         "command": "tournament",
         "rules": rules,
         "bots": list(bots),
+        **({"options": options} if options else {}),
         "games": games,
         "seed": seed,
         "rotations": len(bots),
         "jobs": jobs,
-        "parity": round(1 / len(bots), 4),
+        "parity": round(_parity(results, len(bots)), 4),
         "entries": entries,
         "unfinished": unfinished,
         "decision_time": decision,

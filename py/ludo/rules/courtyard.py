@@ -45,6 +45,7 @@ from .base import (
     Option,
     Scene,
 )
+from .cross import progress
 
 TOKENS_PER_SEAT = 4
 MAX_TIMEOUTS = 5  # the fifth timeout eliminates the seat
@@ -152,18 +153,6 @@ def next_seat(tokens: tuple[tuple[int, ...], ...], colour_index: int) -> str:
         if tokens[j]:
             return COLOURS[j]
     return COLOURS[colour_index]
-
-
-def progress(colour: str, position: int) -> int:
-    """Distance travelled from the yard: 0 in the yard, 1 on the start square, 57 home.
-
-    Extra laps are not counted; this is for ordering tokens, not for rules.
-    """
-    if position == YARD:
-        return 0
-    if position >= LANE_FIRST:
-        return position - LANE_FIRST + 52
-    return (position - START_SQUARES[COLOUR_INDEX[colour]]) % TRACK_LENGTH + 1
 
 
 class CourtyardRules:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from ..actions import Action
-from ..geometry import COLOURS, HOME, YARD
+from ..geometry import (
+    COLOURS,
+    HOME,
+    LANE_FIRST,
+    LANE_LENGTH,
+    SAFE_SQUARES,
+    START_SQUARES,
+    TRACK_LENGTH,
+    YARD,
+)
 from . import cross
 from .base import (
     Board,
@@ -137,36 +146,72 @@ def choices(rules: CourtyardRules, state: State) -> list[Choice]:
     return found
 
 
+def _landing(colour: str, square: int) -> str:
+    """Where a move ends, in a player's words: only what matters is named."""
+    if square >= LANE_FIRST:
+        return f"up the home lane ({square - LANE_FIRST + 1} of {LANE_LENGTH})"
+    if square in START_SQUARES:
+        owner = COLOURS[START_SQUARES.index(square)]
+        return "onto its own start" if owner == colour else f"onto {owner.capitalize()}'s start"
+    if square in SAFE_SQUARES:
+        return "onto a star"
+    return ""
+
+
+def _steps(colour: str, origin: int, dest: int) -> int:
+    """Squares travelled by one move (a lap around the track counts from the start again)."""
+    travelled = cross.progress(colour, dest) - cross.progress(colour, origin)
+    return travelled if travelled > 0 else travelled % TRACK_LENGTH
+
+
+_NUMBERS = dict(enumerate(("zero", "one", "two", "three", "four", "five", "six"), start=0))
+_REASONS = {"six": "a six", "capture": "a capture", "home": "a token home",
+            "six+capture": "a six and a capture", "six+home": "a six and a token home"}
+
+
 def describe(event: Event, names: Names) -> str | None:
-    """One sentence for an event, or None for events not worth a line."""
+    """One short sentence for an event, or None for events not worth a line.
+
+    Said the way players say it: who, what happened, and only the places that matter
+    (a star, a start, the home lane, home) -- no square numbers.
+    """
     kind = event["type"]
     who = name_of(event["seat"], names)
     if kind == "rolled":
         return f"{who} rolled a {event['value']}."
     if kind == "entered":
-        return f"{who} brought token {event['token'] + 1} onto the start square."
+        return f"{who} brought token {event['token'] + 1} out."
     if kind == "moved":
         if event["to"] == HOME:
-            return f"{who} moved token {event['token'] + 1} home."
-        where = cross.describe_position(event["seat"], event["to"])
-        return f"{who} moved token {event['token'] + 1} {where}."
+            return None  # reached_home says it
+        steps = _steps(event["seat"], event["from"], event["to"])
+        where = _landing(event["seat"], event["to"])
+        squares = "one square" if steps == 1 else f"{_NUMBERS.get(steps, steps)} squares"
+        return f"{who} moved token {event['token'] + 1} {squares}" + \
+            (f", {where}." if where else ".")
     if kind == "captured":
-        victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
-        return f"{who} captured {victims}: back to the yard."
+        victims: dict[str, int] = {}
+        for colour, _ in event["victims"]:
+            victims[colour] = victims.get(colour, 0) + 1
+        told = join_names([c for c in victims], names) if len(victims) > 1 else \
+            name_of(next(iter(victims)), names) + (
+                f" ({next(iter(victims.values()))} tokens)" if sum(victims.values()) > 1 else "")
+        return f"{who} captured {told}: back to the yard."
     if kind == "unlocked":
-        return f"{who}'s home lane is unlocked."
+        return f"{who}'s home lane is open."
     if kind == "reached_home":
         return f"{who} got token {event['token'] + 1} home."
     if kind == "extra_roll":
-        return f"{who} rolls again."
+        reason = _REASONS.get(event.get("reason", ""), "")
+        return f"{who} rolls again" + (f" for {reason}." if reason else ".")
     if kind == "three_sixes":
-        return f"Three sixes: {who}'s roll is discarded and the die passes."
+        return f"Three sixes: {who}'s roll is void and the die passes."
     if kind == "no_move":
-        return f"{who} has no legal move with a {event['value']}; the roll is skipped."
+        return f"{who} cannot move with a {event['value']}."
     if kind == "timeout":
-        return f"{who} ran out of time (timeout {event['count']} of 5)."
+        return f"{who} ran out of time ({event['count']} of 5)."
     if kind == "eliminated":
-        return f"{who} was eliminated after a fifth timeout; their tokens are removed."
+        return f"{who} is out after a fifth timeout; their tokens are removed."
     if kind == "quit":
         return f"{who} quit the game; their tokens are removed."
     if kind == "won":

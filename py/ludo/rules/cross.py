@@ -65,6 +65,18 @@ def place_id(colour: str, token: int, position: int) -> str:
     return track_id(position)
 
 
+def progress(colour: str, position: int) -> int:
+    """Distance travelled from the yard: 0 in the yard, 1 on the start square, 57 home.
+
+    Extra laps are not counted; this is for ordering tokens and telling moves, not for rules.
+    """
+    if position == YARD:
+        return 0
+    if position >= LANE_FIRST:
+        return position - LANE_FIRST + TRACK_LENGTH
+    return (position - START_SQUARES[colour_index(colour)]) % TRACK_LENGTH + 1
+
+
 def relative_square(colour: str, square: int) -> int:
     """How far a track square is from ``colour``'s start square (its start is 1)."""
     return (square - START_SQUARES[colour_index(colour)]) % TRACK_LENGTH + 1

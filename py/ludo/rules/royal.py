@@ -158,6 +158,9 @@ FEATHER_STOPPED: tuple[tuple[bool, ...], ...] = tuple(
     tuple(_feather_stopped(ci, p) for p in range(HOME + 1)) + (False,)
     for ci in range(len(COLOURS))
 )
+PATHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(path_from(ci, p) for p in range(HOME + 1)) + ((),) for ci in range(len(COLOURS)))
+"""PATHS[colour][place]: :func:`path_from`, precomputed (the screen's hops follow it)."""
 REMAINING: tuple[tuple[int, ...], ...] = tuple(
     tuple(len(path_from(ci, p)) for p in range(HOME + 1)) + (len(path_from(ci, 0)) + 1,)
     for ci in range(len(COLOURS))
@@ -626,6 +629,9 @@ class RoyalRules:
             if len(options) == 1:
                 # "the double must go to balk if his carrier has no other man to move"
                 return self._choose(state, "send_back", options[0][1], events, forced=True)
+            if events is not None:  # says what the choice is about (the screen offers it)
+                events.append({"type": "two_crowns", "seat": turn, "riders": [
+                    [COLOURS[rc], rt] for rc, rt, cc, _ in state.riders if cc == ci]})
             return state._replace(phase="choose")
         if self._plays(state.tokens, state.riders, ci, face):
             return state._replace(phase="move")
@@ -695,7 +701,8 @@ class RoyalRules:
             tokens = _replace_man(tokens, rider[0], rider[1], dest)
             if events is not None:
                 events.append({"type": "moved", "seat": colour, "token": token, "from": origin,
-                               "to": dest, "rider": [COLOURS[rider[0]], rider[1]]})
+                               "to": dest, "rider": [COLOURS[rider[0]], rider[1]],
+                               **royal_scene.motion(ci, token, origin, dest, rider)})
             if meets is not None:
                 tokens = _replace_man(tokens, meets[0], meets[1], BALK)
                 if events is not None:
@@ -714,10 +721,10 @@ class RoyalRules:
             if events is not None:
                 if kind == "enter":
                     events.append({"type": "entered", "seat": colour, "token": token,
-                                   "to": dest})
+                                   "to": dest, **royal_scene.motion(ci, token, origin, dest)})
                 else:
                     event = {"type": "moved", "seat": colour, "token": token, "from": origin,
-                             "to": dest}
+                             "to": dest, **royal_scene.motion(ci, token, origin, dest)}
                     if kind == "off":
                         event["off"] = True
                     events.append(event)

@@ -81,6 +81,24 @@ def describe_place(colour: str, place: int) -> str:
            f"{colour}'s start)"
 
 
+def motion(ci: int, token: int, origin: int, dest: int,
+           rider: tuple[int, int] | None = None) -> dict[str, list[str]]:
+    """A moving event's ``pieces`` and ``path`` (see base.Event): the man (and the rider he
+    carries) and every cell passed, from where he stood to where he stops."""
+    r = _places()
+    colour = COLOURS[ci]
+    pieces = [f"{colour}-{token}"]
+    if rider is not None:
+        pieces.append(f"{COLOURS[rider[0]]}-{rider[1]}")
+    if origin == r.BALK:
+        passed: tuple[int, ...] = (dest,)
+    else:
+        walk = r.PATHS[ci][origin]
+        passed = walk[:walk.index(dest) + 1]
+    return {"pieces": pieces,
+            "path": [place_id(colour, token, p) for p in (origin, *passed)]}
+
+
 def face_words(value: int | str) -> str:
     """"a crown", "a feather", "a 3"."""
     return f"a {value}"
@@ -273,7 +291,7 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "entered":
         return f"{who} started man {event['token'] + 1} on the starting point."
     if kind == "moved":
-        where = describe_place(event["seat"], event["to"])
+        where = "to " + describe_place(event["seat"], event["to"]).removeprefix("on ")
         if "rider" in event:
             rc, rt = event["rider"]
             return f"{who} carried the double (with {name_of(rc, names)} man {rt + 1}) {where}."
@@ -307,9 +325,12 @@ def describe(event: Event, names: Names) -> str | None:
         return f"{who} got man {event['token'] + 1} home."
     if kind == "extra_roll":
         return f"A crown: {who} throws again."
-    if kind == "no_move":
-        reason = LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"])
-        return f"{who} threw {face_words(event['value'])}. {reason}."
+    if kind == "no_move":  # the "rolled" event before it has said who threw what
+        return LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"]) + "."
+    if kind == "two_crowns":
+        riders = " and ".join(f"{name_of(c, names)} man {t + 1}" for c, t in event["riders"])
+        return (f"Two crowns in succession: {who} may send {riders} back to balk, or climb on "
+                "top.")
     if kind == "timeout":
         return f"{who} ran out of time (timeout {event['count']} of 5)."
     if kind == "eliminated":

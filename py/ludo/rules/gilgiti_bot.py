@@ -1,0 +1,407 @@
+"""How the computer players judge Gilgiti positions.
+
+The generic players (:mod:`ludo.bots.players`) search with the engine's public
+functions; this module is the one place that looks inside Gilgiti positions
+for them, through ``GILGITI.bot`` (:class:`GilgitiBot`).
+
+Values are in "steps" (one square of progress is worth 1.0). An evaluation is
+from one side's point of view -- a seat, or a team in team games, whose two
+partners' tokens count alike, so a team plays for the team -- minus the mean
+value of the enemy sides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..actions import Action
+from ..geometry import COLOURS, HOME, LANE_FIRST, START_SQUARES, TRACK_LENGTH, YARD
+from .base import Event
+from .gilgiti import (
+    IS_STAR,
+    SIDES,
+    _completable,
+    _move_pieces,
+    _play_action,
+    _plays,
+    _remove_value,
+    _side,
+    mover_index,
+    progress,
+)
+
+if TYPE_CHECKING:
+    from .gilgiti import GilgitiRules, State
+
+WIN = 10_000.0
+"""Value of a won game (and minus this for a lost one)."""
+
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+def _hit_chances() -> dict[int, float]:
+    """The chance that a turn's dice let one token reach a square ``d`` ahead.
+
+    A turn rolls (x), (6, x) or (6, 6, x) with x in 1..5 (three 6s cancel it);
+    one token can use any of the values, in order, so it reaches the sums of
+    the values it uses: d = x, 6, 6 + x, 12, 12 + x.
+    """
+    chance: dict[int, float] = {}
+    for sixes, p in ((0, 1 / 6), (1, 1 / 36), (2, 1 / 216)):
+        for x in range(1, 6):
+            reach = {x}
+            for k in range(1, sixes + 1):
+                reach |= {6 * k, 6 * k + x}
+            for d in reach:
+                chance[d] = chance.get(d, 0.0) + p
+    return chance
+
+
+HIT_CHANCE = _hit_chances()
+
+
+def _threat_row(ci: int, position: int) -> tuple[tuple[int, float], ...]:
+    """(square, chance) for each track square a token of ``ci`` at ``position`` may land on
+    in its next turn (before it turns into its lane); a yard token enters with a 6 first."""
+    if position == YARD:
+        start = START_SQUARES[ci]
+        return tuple(((start + x) % TRACK_LENGTH, 1 / 36) for x in range(1, 6))
+    if position >= LANE_FIRST or position == HOME:
+        return ()
+    row = []
+    for d, p in sorted(HIT_CHANCE.items()):
+        if progress(ci, position) + d <= TRACK_LENGTH - 1:
+            row.append(((position + d) % TRACK_LENGTH, p))
+    return tuple(row)
+
+
+THREAT_ROWS = tuple(tuple(_threat_row(ci, p) for p in range(YARD, HOME + 1))
+                    for ci in range(len(COLOURS)))
+"""THREAT_ROWS[colour][position + 1]: where that token may land next turn, and how likely."""
+
+_PROGRESS = tuple(tuple(progress(ci, p) for p in range(YARD, HOME + 1))
+                  for ci in range(len(COLOURS)))
+
+
+class Weights(NamedTuple):
+    """Hard's knobs (in steps)."""
+
+    out: float  # a token on the board rather than in the yard
+    home: float  # bonus for a token home (on top of its 57 steps)
+    lane: float  # bonus for a token in its (safe) home lane
+    safe: float  # bonus for a token on a star
+    block: float  # bonus for a token in a block of its side off the stars (singles can't hit it)
+    danger: float  # fraction of a lone token's value lost per unit of hit chance
+    locked: float  # penalty per yard token while an enemy block holds its entry star
+    opponents: float  # weight of the enemy sides' mean value
+    extra_roll: float  # an extra roll, where a search stops before it (Gilgiti: within a turn)
+    convex: float  # extra value of steps already travelled: convex x steps^2 / 57
+
+
+HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
+               opponents=1.0, extra_roll=6.0, convex=0.0)
+
+
+def _miss_maps(state: Any, teams: bool) -> dict[int, dict[int, float]]:
+    """Per side: square -> the chance that none of its tokens lands there next turn."""
+    sides = SIDES[teams]
+    maps: dict[int, dict[int, float]] = {}
+    for ci, toks in enumerate(state.tokens):
+        if not toks:
+            continue
+        miss = maps.setdefault(sides[ci], {})
+        rows = THREAT_ROWS[ci]
+        seen = set()
+        for p in toks:
+            if p in seen:
+                continue
+            seen.add(p)
+            for square, chance in rows[p + 1]:
+                miss[square] = miss.get(square, 1.0) * (1.0 - chance)
+    return maps
+
+
+def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
+    """Every side's value: its tokens' progress and safety (see :class:`Weights`)."""
+    teams = state.teams
+    sides = SIDES[teams]
+    tokens = state.tokens
+    misses = _miss_maps(state, teams)
+    # side counts per track square: blocks protect, and enemy blocks lock entry stars
+    counts: dict[int, dict[int, int]] = {}
+    for ci, toks in enumerate(tokens):
+        for p in toks:
+            if 0 <= p < TRACK_LENGTH:
+                at = counts.setdefault(p, {})
+                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    values: dict[int, float] = {}
+    for ci, toks in enumerate(tokens):
+        if not toks:
+            continue
+        side = sides[ci]
+        prog = _PROGRESS[ci]
+        total = 0.0
+        yard = 0
+        for p in toks:
+            if p == YARD:
+                yard += 1
+                continue
+            if p == HOME:
+                total += w.out + 57.0 + w.home + w.convex * 57.0
+                continue
+            steps = prog[p + 1]
+            value = w.out + steps + w.convex * steps * steps / 57.0
+            if p >= LANE_FIRST:
+                total += value + w.lane
+                continue
+            if IS_STAR[p]:
+                total += value + w.safe
+                continue
+            if counts[p][side] >= 2:
+                total += value + w.block
+                continue
+            survive = 1.0
+            for other, miss in misses.items():
+                if other != side:
+                    survive *= miss.get(p, 1.0)
+            total += value - (1.0 - survive) * value * w.danger
+        if yard:
+            gate = counts.get(START_SQUARES[ci])
+            if gate is not None and not gate.get(side) and any(
+                    n >= 2 for s, n in gate.items() if s != side):
+                total -= w.locked * yard
+        values[side] = values.get(side, 0.0) + total
+    return values
+
+
+def evaluate(state: Any, seat: str, w: Weights = HARD) -> float:
+    """How good ``state`` is for ``seat``'s side (higher is better)."""
+    if state.phase == "over":
+        return WIN if seat in state.winners else -WIN
+    values = side_values(state, w)
+    me = SIDES[state.teams][_COLOUR_INDEX[seat]]
+    mine = values.get(me, 0.0)
+    theirs = [v for s, v in values.items() if s != me]
+    if not theirs:
+        return mine
+    return mine - w.opponents * sum(theirs) / len(theirs)
+
+
+# -- Medium's play-by-play scoring --------------------------------------------------------
+
+
+class MoveWeights(NamedTuple):
+    """Medium's knobs: each judges one feature of the play itself (in steps)."""
+
+    enter: float  # a token out of the yard (each, when forcing the gate)
+    capture: float  # per token sent back, plus the progress it loses
+    safe: float  # ending on a star, in the home lane, or in a block of its side
+    home: float  # a token home
+    leave_block: float  # leaving a partner token alone off the stars
+    danger: float  # times (hit chance x token value) at the destination
+    escape: float  # times (hit chance x token value) left behind at the origin
+    rollback: float  # a play after which the turn is rolled back
+
+
+MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, safe=8.0, home=10.0, leave_block=4.0,
+                           danger=1.5, escape=1.0, rollback=100.0)
+
+
+def move_score(state: Any, action: Action, after: Any, events: list[Event],
+               context: dict[int, dict[int, float]] | None = None,
+               w: MoveWeights = MOVE_WEIGHTS) -> float:
+    """Medium's score of one play from ``state`` (``events`` are what it did)."""
+    me = state.turn
+    if after.phase == "over":
+        return WIN if me in after.winners else -WIN
+    if context is None:
+        context = _miss_maps(state, state.teams)
+    teams = state.teams
+    sides = SIDES[teams]
+    side = sides[_COLOUR_INDEX[me]]
+    score = 0.0
+    first = events[0]
+    kind = first["type"]
+    for e in events:
+        if e["type"] == "rolled_back":
+            return score - w.rollback
+    if kind == "forced":
+        return 2 * w.enter
+    if kind == "struck":
+        for colour, token in first["victims"]:
+            vi = _COLOUR_INDEX[colour]
+            score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
+        return score + first["value"] + w.safe
+    ci = _COLOUR_INDEX[first["colour"]]
+    origin = first.get("from", YARD)
+    dest = first["to"]
+    prog = _PROGRESS[ci]
+    if kind == "entered":
+        score += w.enter
+    else:
+        score += first["value"]
+    for e in events:
+        if e["type"] == "captured":
+            for colour, token in e["victims"]:
+                vi = _COLOUR_INDEX[colour]
+                score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
+    if dest == HOME:
+        return score + w.home
+    here = _side_count(after.tokens, sides, side, dest) if dest < TRACK_LENGTH else 0
+    if dest >= LANE_FIRST or IS_STAR[dest] or here >= 2:
+        if origin == YARD or origin < LANE_FIRST:
+            score += w.safe
+    else:
+        survive = 1.0
+        for other, miss in context.items():
+            if other != side:
+                survive *= miss.get(dest, 1.0)
+        score -= w.danger * (1.0 - survive) * (14.0 + prog[dest + 1])
+    if 0 <= origin < TRACK_LENGTH and not IS_STAR[origin]:
+        left = _side_count(after.tokens, sides, side, origin)
+        if left == 1:
+            score -= w.leave_block
+        if _side_count(state.tokens, sides, side, origin) == 1:
+            survive = 1.0
+            for other, miss in context.items():
+                if other != side:
+                    survive *= miss.get(origin, 1.0)
+            score += w.escape * (1.0 - survive) * (14.0 + prog[origin + 1])
+    return score
+
+
+def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], side: int,
+                square: int) -> int:
+    n = 0
+    for ci, toks in enumerate(tokens):
+        if sides[ci] == side:
+            for p in toks:
+                if p == square:
+                    n += 1
+    return n
+
+
+class GilgitiBot:
+    """:class:`ludo.rules.base.BotFeatures` for Gilgiti."""
+
+    def __init__(self, rules: GilgitiRules, weights: Weights = HARD) -> None:
+        self.rules = rules
+        self.weights = weights
+        self.extra_roll = weights.extra_roll
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        return evaluate(state, seat, self.weights)
+
+    def move_context(self, state: Any) -> dict[int, dict[int, float]]:
+        return _miss_maps(state, state.teams)
+
+    def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
+                   context: Any) -> float:
+        return move_score(state, action, after, events, context)
+
+    def candidates(self, state: State) -> list[Action]:
+        """The distinct plays after which every value left can still be played; every
+        distinct play when none is (then the turn goes back whatever is played)."""
+        if state.phase != "move":
+            return []
+        teams, side, m = state.teams, _side(state), mover_index(state)
+        tokens, unplayed = state.tokens, state.unplayed
+        seen_keys: set[tuple[int, int, int]] = set()
+        everything: list[Action] = []
+        keep: list[Action] = []
+        memo: dict[Any, bool] = {}
+        for play in _plays(tokens, teams, side, m, unplayed):
+            key = (play.origin, play.value, len(play.pieces)) if play.kind != "force" \
+                else (-2, 6, 2)
+            if key in seen_keys:
+                continue
+            seen_keys.add(key)
+            action = _play_action(play)
+            everything.append(action)
+            rest = _remove_value(unplayed, play.value, 2 if play.kind == "force" else 1)
+            if _completable(_move_pieces(tokens, play), teams, side, m, rest, memo):
+                keep.append(action)
+        return keep or everything
+
+
+__all__ = ["GilgitiBot", "HARD", "MOVE_WEIGHTS", "WIN", "Weights", "evaluate", "move_score"]
+
+
+# -- features of a side, for the fitted evaluation ------------------------------------------
+
+FEATURES = ("out", "progress", "home", "lane", "star", "block", "exposed", "locked",
+            "progress2", "attack", "to_act", "acts_next")
+"""What :func:`side_features` measures of each side (sums over the side's tokens).
+
+out: tokens on the board; progress: their steps travelled / 10; home, lane, star: tokens home,
+in the home lane, on a star; block: tokens in a block of their side off the stars; exposed: the
+expected loss of lone tokens off the stars, sum of (hit chance x (14 + steps)) / 10; locked:
+tokens in the yard while an enemy block closes their entry star; progress2: sum of steps squared
+/ 570; attack: the expected loss of the enemies' lone tokens to this side's next turn, as
+exposed; to_act: the side holds the turn; acts_next: the side plays next after it.
+"""
+
+
+def side_features(state: Any) -> dict[int, list[float]]:
+    """Each side's :data:`FEATURES` in ``state``."""
+    teams = state.teams
+    sides = SIDES[teams]
+    tokens = state.tokens
+    misses = _miss_maps(state, teams)
+    counts: dict[int, dict[int, int]] = {}
+    for ci, toks in enumerate(tokens):
+        for p in toks:
+            if 0 <= p < TRACK_LENGTH:
+                at = counts.setdefault(p, {})
+                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    out: dict[int, list[float]] = {}
+    seats = state.seats
+    turn = state.turn
+    after_turn = seats[(seats.index(turn) + 1) % len(seats)]
+    for ci, toks in enumerate(tokens):
+        if not toks:
+            continue
+        side = sides[ci]
+        f = out.get(side)
+        if f is None:
+            f = out[side] = [0.0] * len(FEATURES)
+        prog = _PROGRESS[ci]
+        yard = 0
+        for p in toks:
+            if p == YARD:
+                yard += 1
+                continue
+            if p == HOME:
+                f[2] += 1
+                continue
+            steps = prog[p + 1]
+            f[0] += 1
+            f[1] += steps / 10
+            f[8] += steps * steps / 570
+            if p >= LANE_FIRST:
+                f[3] += 1
+            elif IS_STAR[p]:
+                f[4] += 1
+            elif counts[p][side] >= 2:
+                f[5] += 1
+            else:
+                loss = (14.0 + steps) / 10
+                for other, miss in misses.items():
+                    hit = 1.0 - miss.get(p, 1.0)
+                    if other == side or not hit:
+                        continue
+                    f[6] += hit * loss
+                    a = out.get(other)
+                    if a is None:
+                        a = out[other] = [0.0] * len(FEATURES)
+                    a[9] += hit * loss
+        if yard:
+            gate = counts.get(START_SQUARES[ci])
+            if gate is not None and not gate.get(side) and any(
+                    n >= 2 for s, n in gate.items() if s != side):
+                f[7] += yard
+        if COLOURS[ci] == turn:
+            f[10] += 1
+        if COLOURS[ci] == after_turn:
+            f[11] += 1
+    return out

@@ -1,0 +1,356 @@
+"""What Gilgiti shows and says: scene, choices, narration, the rules page and leaving.
+
+Everything a screen needs comes from here through the rule-set interface, so
+no word or field of these rules appears outside the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action
+from ..geometry import COLOURS, HOME, START_SQUARES
+from . import cross
+from .base import (
+    Board,
+    Choice,
+    DieView,
+    Event,
+    Help,
+    Leave,
+    Names,
+    Piece,
+    Scene,
+    SeatView,
+    Stack,
+    join_names,
+    name_of,
+)
+
+if TYPE_CHECKING:
+    from .gilgiti import GilgitiRules, Play, State
+
+ROLL_CHOICE_LABEL = "Roll the dice"
+FORCE_LABEL = "Force the gate: spend two 6s to push two tokens onto your entry star"
+
+LEAVE = Leave(
+    "Leave this game?",
+    "The current match will end and everyone goes back to the start screen.",
+    "Leave game",
+    ends_match=True,
+)
+
+HELP = Help(
+    lead="Two to four players, each for themselves, or four in two teams: Red + Yellow against "
+         "Green + Blue. Roll first, move after; every value you roll must be played, or the "
+         "whole turn rolls back.",
+    rules=(
+        ("Your turn.", "Roll first, move after. Tap your dice box; a 6 means roll again (three "
+         "6s in a row cancel the whole turn). When the rolling is done, play your values in any "
+         "order — tap a value chip, then a glowing token. Only a 6 brings a token out of the "
+         "yard onto your entry star. An exact roll is needed to finish a token. Only 6s give "
+         "another roll: a capture or a token home does not."),
+        ("All or nothing.", "Every value you rolled must be played. If you get stuck with a "
+         "value that has no legal move, the entire turn is rolled back — everything returns to "
+         "where it started, and play passes on. This applies even to winning: if your last "
+         "token reaches home but another rolled value is left unplayable, the finish is undone "
+         "with the rest of the turn. Order matters: the chips show which values can still be "
+         "played."),
+        ("Blocks.", "2+ tokens of one colour on a square form a block (partners' tokens mix "
+         "into blocks in team games). Enemy blocks can't be passed through or landed on. Single "
+         "tokens never block anyone. Home lanes are private: only your own tokens walk there."),
+        ("Captures.", "A single token landing on a lone enemy token sends it back to its yard — "
+         "but never on a star."),
+        ("Stacks strike together — only together.", "A stack cannot wander around as a group. "
+         "It moves as one unit for exactly one purpose: landing on an enemy block that matches "
+         "it exactly — same size, same colour pattern (2 same-colour takes 2 same-colour; 2+1 "
+         "mixed takes 2+1 mixed). The struck block goes back to its yards. Otherwise tokens "
+         "move one at a time. A lone enemy token can only ever be taken by a single token."),
+        ("Stars.", "The 8 stars (the 4 entry stars and 4 more) are safe ground — no captures "
+         "ever happen there. But a star held by an enemy block is closed: you can't land on it "
+         "(or pass it) until they move. Exception: if your team already has a token sitting on "
+         "a star, the enemies there never count as a block against you."),
+        ("Blocked entry & forcing the gate.", "An enemy block on your entry star locks you out — "
+         "unless your team holds a token there too. If the block is exactly 2 tokens of one "
+         "colour, roll two 6s in one turn and spend them together to force the gate: two of "
+         "your tokens push in and stand beside them. Nothing is captured — no capture ever "
+         "happens on a star — but the star is contested now, so it can't lock you out any more. "
+         "A mixed partner block can never be forced."),
+        ("Teams.", "Red + Yellow vs Green + Blue. A team wins only when all 8 tokens of both "
+         "partners are home — one player finishing means nothing on its own. A finished "
+         "partner rests one turn, then their rolls move their partner's tokens."),
+        ("Winning.", "Alone, the first player with all four tokens home wins, at the end of a "
+         "turn in which every value was played."),
+        ("Leaving.", "Leave game ends the match for everyone, with no winner, and all go back to "
+         "the start screen."),
+        ("The clock.", "Off unless you switch it on. With it, a player who lets 30 seconds pass "
+         "has the turn played for them: the dice are rolled and every value is played by the "
+         "Easy computer's choices. Timeouts are counted, and never remove anyone."),
+    ),
+    notes=("Pass the phone around — each player taps their own dice box to roll.",),
+)
+
+SUMMARY = (
+    "Roll first: a 6 rolls again; three 6s cancel the turn.",
+    "Then play every value, in any order; stuck with one, the whole turn goes back.",
+    "Only a 6 enters, onto your entry star; exact roll to finish.",
+    "2+ tokens of a side form a block: enemies can't pass or land on it.",
+    "A single token takes a lone enemy token; stacks strike only an exactly matching block.",
+    "8 stars are safe; an enemy block closes a star unless your team stands there too.",
+    "Two 6s force a gate held by exactly two tokens of one colour.",
+)
+TEAM_SUMMARY = "Teams: Red + Yellow vs Green + Blue; all 8 tokens home to win."
+
+
+def _ci(colour: str) -> int:
+    return COLOURS.index(colour)
+
+
+def piece_id(piece: int) -> str:
+    return f"{COLOURS[piece >> 2]}-{piece & 3}"
+
+
+def piece_label(colour: str, token: int, position: int) -> str:
+    return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+
+
+def board(rules: GilgitiRules, state: State | None) -> Board:
+    """The cross board with Gilgiti's marks: the 4 entry stars are stars too, and a star
+    closed to the seat to act carries a lock."""
+    marks: dict[str, tuple[str, ...]] = {cross.track_id(sq): ("star",) for sq in START_SQUARES}
+    if state is None:
+        return cross.cross_board(COLOURS, marks=marks)
+    if state.phase != "over":
+        from .gilgiti import IS_STAR, _side, closed_squares, occupancy
+
+        closed = closed_squares(occupancy(state.tokens), state.teams, _side(state))
+        for square in closed:
+            if IS_STAR[square]:
+                cid = cross.track_id(square)
+                marks[cid] = marks.get(cid, ()) + ("lock",)
+    return cross.cross_board(state.seats, marks=marks)
+
+
+def stacks(state: State) -> tuple[Stack, ...]:
+    """The pieces on each place, bottom first; a block (2+ of one side on a square,
+    home lanes included) is drawn as one stack with its count."""
+    from .gilgiti import SIDES
+
+    sides = SIDES[state.teams]
+    by_place: dict[str, list[tuple[int, Piece]]] = {}
+    for ci, colour in enumerate(COLOURS):
+        for token, position in enumerate(state.tokens[ci]):
+            place = cross.place_id(colour, token, position)
+            by_place.setdefault(place, []).append(
+                (sides[ci], Piece(f"{colour}-{token}", colour, token,
+                                  piece_label(colour, token, position))))
+    out = []
+    for place, entries in by_place.items():
+        count: dict[int, int] = {}
+        for side, _ in entries:
+            count[side] = count.get(side, 0) + 1
+        is_block = not place.endswith("-home") and any(n >= 2 for n in count.values())
+        # the largest side's pieces at the bottom, so a block reads as one stack
+        entries.sort(key=lambda e: (-count[e[0]], e[0]))
+        out.append(Stack(place, tuple(p for _, p in entries), "block" if is_block else "group"))
+    return tuple(out)
+
+
+def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
+    from .gilgiti import PARTNER
+
+    views = []
+    for colour in state.seats:
+        ci = _ci(colour)
+        home = sum(1 for p in state.tokens[ci] if p == HOME)
+        facts = [f"{home}/4 home"]
+        team = None
+        if state.teams:
+            partner = COLOURS[PARTNER[ci]]
+            team = "Red + Yellow" if colour in ("red", "yellow") else "Green + Blue"
+            finished = home == 4
+            if colour in state.resting:
+                status = "resting"
+                facts.append("rests one turn")
+            elif finished and state.phase != "over":
+                status = "finished"
+                facts.append(f"plays {partner.capitalize()}'s tokens")
+            else:
+                status = "playing"
+        else:
+            status = "playing"
+        if state.timeouts[ci]:
+            facts.append(f"timeouts {state.timeouts[ci]}")
+        if state.phase == "over":
+            status = "quit" if state.quit == colour else (
+                "finished" if colour in state.winners else "playing")
+        views.append(SeatView(colour, status, tuple(facts), team))
+    return tuple(views)
+
+
+def dice(rules: GilgitiRules, state: State) -> tuple[DieView, ...]:
+    """The values of the turn: rolled so far (roll phase), or each one used, playable
+    (some legal play uses it now) or stranded (none does)."""
+    if state.phase == "roll":
+        return tuple(DieView(v, f"{v}, rolled: roll again", "rolled") for v in state.rolled)
+    if state.phase != "move":
+        return ()
+    playable = {p.value for p in rules.plays(state)}
+    views = []
+    used = list(state.rolled)  # rolled minus still to play: the first of each kind are used
+    for v in state.unplayed:
+        used.remove(v)
+    for v in state.rolled:
+        if v in used:
+            used.remove(v)
+            views.append(DieView(v, f"{v}, played", "used"))
+        elif v in playable:
+            views.append(DieView(v, f"{v}, to play", "playable"))
+        else:
+            views.append(DieView(v, f"{v}, no legal move now", "stranded"))
+    return tuple(views)
+
+
+def summary(state: State | None) -> tuple[str, ...]:
+    if state is not None and state.teams:
+        return SUMMARY + (TEAM_SUMMARY,)
+    return SUMMARY
+
+
+def scene(rules: GilgitiRules, state: State) -> Scene:
+    over = state.phase == "over"
+    return Scene(
+        board=board(rules, state),
+        stacks=stacks(state),
+        seats=seat_views(rules, state),
+        dice=dice(rules, state),
+        turn=None if over else state.turn,
+        phase=state.phase,
+        next=rules.next_player(state),
+        winners=rules.winners(state),
+        summary=summary(state),
+    )
+
+
+def _where(colour: str, position: int) -> str:
+    return cross.describe_position(colour, position).removeprefix("on ")
+
+
+def choice_for(play: Play, action: Action) -> Choice:
+    """A legal play as something a person can click."""
+    first = play.pieces[0]
+    colour, token = COLOURS[first >> 2], first & 3
+    target = cross.place_id(colour, token, play.dest)
+    if play.kind == "force":
+        return Choice(action, "force", FORCE_LABEL, (), target, None)
+    pieces = tuple(piece_id(p) for p in play.pieces)
+    if play.kind == "strike":
+        names = ", ".join(f"{COLOURS[p >> 2]} {(p & 3) + 1}" for p in play.pieces)
+        label = (f"the stack ({names}) strikes the block on {_where(colour, play.dest)} "
+                 f"with the {play.value}")
+        return Choice(action, "strike", label, pieces, target, str(play.value))
+    where = _where(colour, play.dest)
+    if play.kind == "enter":
+        label = f"{colour} token {token + 1} enters onto its entry star with the 6"
+    else:
+        label = f"{colour} token {token + 1} moves {play.value} to {where}"
+    if play.victims:
+        victim = play.victims[0]
+        label += f", capturing {COLOURS[victim >> 2]} token {(victim & 3) + 1}"
+    return Choice(action, play.kind, label, pieces, target, str(play.value))
+
+
+def choices(rules: GilgitiRules, state: State) -> list[Choice]:
+    """Every legal play: one per token (or stack) and value, and forcing once."""
+    from .gilgiti import _play_action
+
+    if state.phase == "roll":
+        return [Choice(Action("roll"), "roll", ROLL_CHOICE_LABEL)]
+    if state.phase != "move":
+        return []
+    found = []
+    forced = False
+    for play in rules.plays(state):
+        if play.kind == "force":
+            if forced:
+                continue  # any two yard tokens are the same choice
+            forced = True
+        found.append(choice_for(play, _play_action(play)))
+    return found
+
+
+def _values(values: list[Any]) -> str:
+    words = [str(v) for v in values]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _token(colour: str, token: int, seat: str, names: Names) -> str:
+    if colour == seat:
+        return f"token {token + 1}"
+    return f"{name_of(colour, names)}'s token {token + 1}"
+
+
+def describe(event: Event, names: Names) -> str | None:
+    """One sentence for an event, or None for events not worth a line."""
+    kind = event["type"]
+    who = name_of(event["seat"], names)
+    if kind == "rolled":
+        return f"{who} rolled a {event['value']}."
+    if kind == "roll_again":
+        return f"{who} rolls again."
+    if kind == "three_sixes":
+        return f"Three 6s in a row: {who}'s whole turn is cancelled."
+    if kind == "to_play":
+        values = event["values"]
+        if len(values) == 1:
+            return f"{who} plays the {values[0]}."
+        return f"{who} plays {_values(values)}, in any order."
+    if kind == "entered":
+        token = _token(event["colour"], event["token"], event["seat"], names)
+        return f"{who} brought {token} onto the entry star with the 6."
+    if kind == "moved":
+        token = _token(event["colour"], event["token"], event["seat"], names)
+        if event["to"] == HOME:
+            return f"{who} moved {token} home with the {event['value']}."
+        where = cross.describe_position(event["colour"], event["to"])
+        return f"{who} moved {token} by {event['value']}, now {where}."
+    if kind == "captured":
+        victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
+        return f"{who} captured {victims}: back to the yard."
+    if kind == "struck":
+        colour = event["pieces"][0][0]
+        victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
+        where = cross.describe_position(colour, event["to"])
+        return (f"{who}'s stack of {len(event['pieces'])} struck with the {event['value']} "
+                f"{where}: {victims} back to the yard.")
+    if kind == "forced":
+        return (f"{who} forced the gate with two 6s: two {name_of(event['colour'], names)} "
+                "tokens stand on the entry star beside the block.")
+    if kind == "reached_home":
+        token = _token(event["colour"], event["token"], event["seat"], names)
+        return f"{who} got {token} home."
+    if kind == "rolled_back":
+        values = event["values"]
+        chips = " and a ".join(str(v) for v in values)
+        if event["played"]:
+            return f"{who} is stuck with a {chips} — the whole turn goes back."
+        return f"{who} has no legal move with a {chips} — the turn passes."
+    if kind == "finished":
+        return (f"{who} has all four tokens home and rests one turn; then {who} plays "
+                f"{name_of(event['partner'], names)}'s tokens.")
+    if kind == "rested":
+        return f"{who} rests this turn."
+    if kind == "timeout":
+        return f"{who} ran out of time; the turn is played for them (timeout {event['count']})."
+    if kind == "quit":
+        return f"{who} left the game: the match is over."
+    if kind == "won":
+        seats = event.get("seats", [event["seat"]])
+        if len(seats) > 1:
+            return f"{join_names(seats, names)} win the game!"
+        return f"{join_names(seats, names)} wins the game!"
+    if kind == "turn":
+        return f"{who}'s turn."
+    return None

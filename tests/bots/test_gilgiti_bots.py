@@ -1,0 +1,136 @@
+"""Gilgiti's computer players: they never strand a value needlessly, plan the whole turn,
+and play for the team."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+
+from gilgitikit import gload, mv  # noqa: E402
+
+from ludo import Action, apply, distinct_moves, legal_actions, new_game  # noqa: E402
+from ludo.bots import LEVEL_NAMES, choose_action, players  # noqa: E402
+from ludo.bots.tournament import play_game  # noqa: E402
+from ludo.rules.courtyard import CLASSIC, COURTYARD  # noqa: E402
+from ludo.rules.gilgiti import GILGITI  # noqa: E402
+
+
+def careless_order():
+    """Red's 4 on token 1 strands the 6; the 6 on token 1 first plays both."""
+    return gload(phase="move", rolled=[6, 4],
+                 tokens={"red": ["red-lane-2", 49, "home", "home"]})
+
+
+def test_candidates_leave_out_plays_that_strand_a_value():
+    state = careless_order()
+    assert mv("red", 1, 4) in distinct_moves(state)
+    shortlist = GILGITI.bot.candidates(state)
+    assert mv("red", 1, 4) not in shortlist
+    assert set(shortlist) == {mv("red", 1, 6), mv("red", 0, 4)}
+
+
+def test_candidates_are_every_play_when_every_order_strands():
+    state = gload(phase="move", rolled=[6, 2], tokens={"red": ["red-lane-4"] + ["home"] * 3})
+    assert GILGITI.bot.candidates(state) == distinct_moves(state) == [mv("red", 0, 2)]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_never_strand_a_value_when_some_order_plays_them_all(level):
+    state = careless_order()
+    for seed in range(10):
+        after = state
+        while after.phase == "move" and after.turn == "red":
+            after, events = apply(after, choose_action(after, level, seed))
+            assert not any(e["type"] == "rolled_back" for e in events)
+        assert after.turn == "green"
+
+
+def test_hard_plans_the_whole_turn_and_medium_plays_each_value_on_its_own():
+    # 6 then 3 with yellow's token 0 captures green's far-travelled lone token 9 squares
+    # ahead; entering with the 6 is the better first play on its own, which Medium sees
+    state = gload(turn="yellow", phase="move", rolled=[6, 3],
+                  tokens={"yellow": [48, 30, "yard", "yard"],
+                          "green": [5, "yard", "yard", "yard"]})
+    captured = {}
+    for level in ("medium", "hard"):
+        after, events = state, []
+        while after.phase == "move" and after.turn == "yellow":
+            after, more = apply(after, choose_action(after, level, 1))
+            events += more
+        captured[level] = any(e["type"] == "captured" for e in events)
+    assert captured == {"medium": False, "hard": True}
+
+
+def test_a_team_plays_for_the_team():
+    state = gload(teams=True, tokens={"red": [10, 20, "yard", "yard"],
+                                      "yellow": [30, "home", "yard", "yard"],
+                                      "green": [5, "yard", "yard", "yard"]})
+    bot = GILGITI.bot
+    assert bot.evaluate(state, "red") == bot.evaluate(state, "yellow")
+    assert bot.evaluate(state, "green") == bot.evaluate(state, "blue")
+    alone = gload(tokens={"red": [10, 20, "yard", "yard"],
+                          "yellow": [30, "home", "yard", "yard"],
+                          "green": [5, "yard", "yard", "yard"]})
+    assert bot.evaluate(alone, "red") != bot.evaluate(alone, "yellow")
+
+
+def test_a_finished_player_plays_the_partners_tokens_at_every_level():
+    state = gload(teams=True, phase="move", rolled=[6, 3],
+                  tokens={"red": ["home"] * 4, "yellow": [30, 40, "yard", "yard"]})
+    for level in LEVEL_NAMES:
+        action = choose_action(state, level, 2)
+        assert action in legal_actions(state) and action.token >> 2 == 2  # yellow's
+
+
+def test_medium_and_hard_force_the_gate_when_it_pays():
+    # three tokens locked out behind green's pair on red's entry star, two 6s and a 1: the
+    # 6s have no other use, so forcing (then the 1 home) is the only way to play them all
+    state = gload(phase="move", rolled=[6, 6, 1],
+                  tokens={"red": ["yard", "yard", "yard", "red-lane-5"],
+                          "green": [0, 0, "yard", "yard"]})
+    for level in ("medium", "hard"):
+        assert choose_action(state, level, 1).type == "force"
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_whole_team_games_between_bots_stay_legal(level):
+    state = new_game("gilgiti", ("red", "green", "yellow", "blue"), 12, {"teams": True})
+    levels = {"red": level, "yellow": level, "green": "medium", "blue": "easy"}
+    for _ in range(1500):
+        if state.phase == "over":
+            break
+        action = Action("roll") if state.phase == "roll" else choose_action(
+            state, levels[state.turn], 4)
+        assert state.phase == "roll" or action in legal_actions(state)
+        state, _ = apply(state, action)
+
+
+def test_a_team_tournament_game_credits_both_partners():
+    result = play_game("gilgiti", ("medium", "easy", "medium", "easy"), 3, 1, {"teams": True})
+    assert len(result["winners"]) == 2
+    assert sorted(result["winners"]) in ([0, 2], [1, 3])
+
+
+def test_courtyard_and_classic_search_every_distinct_move_as_before():
+    # without a candidates() hook the generic players weigh every distinct move
+    for rules in (COURTYARD, CLASSIC):
+        assert getattr(rules.bot, "candidates", None) is None
+        state = rules.new_game(("red", "yellow"), 3)
+        state, _ = rules.apply(state, Action("roll", value=6))
+        assert players._candidates(rules.bot, state) == distinct_moves(state)
+
+
+def test_the_choice_is_the_same_in_slices_and_at_once(monkeypatch):
+    state = gload(phase="move", rolled=[6, 6, 3],
+                  tokens={"red": [5, 12, 20, "yard"], "green": [9, 15, 15, 30],
+                          "yellow": [26, 33, "yard", "yard"]})
+    expected = {level: choose_action(state, level, 5) for level in ("medium", "hard")}
+    monkeypatch.setattr(players, "SLICE_SECONDS", 0.0)
+    for level in ("medium", "hard"):
+        assert choose_action(state, level, 5) == expected[level]
+    assert json.dumps(expected["hard"].to_json())

@@ -1,0 +1,190 @@
+"""What Gilgiti tells a screen: the scene, the choices, the narration, the rules page."""
+
+from __future__ import annotations
+
+import random
+
+from gilgitikit import force, gload, mv, piece, play, roll
+
+from ludo import (
+    Action,
+    apply,
+    board,
+    choices,
+    describe,
+    legal_actions,
+    new_game,
+    resolve,
+    scene,
+)
+from ludo.rules.gilgiti import GILGITI
+
+
+def test_the_board_marks_all_eight_stars_and_locks_closed_ones():
+    empty = board("gilgiti")
+    stars = {c.id for c in empty.cells if "star" in c.marks}
+    assert stars == {"0", "8", "13", "21", "26", "34", "39", "47"}
+    state = gload(tokens={"red": [5, "yard", "yard", "yard"], "green": [8, 8, "yard", "yard"],
+                          "blue": [21, 21, "yard", "yard"]})
+    locked = {c.id for c in scene(state).board.cells if "lock" in c.marks}
+    assert locked == {"8", "21"}  # closed to red, the seat to act
+    mine = gload(tokens={"red": [8, "yard", "yard", "yard"], "green": [8, 8, "yard", "yard"]})
+    assert not any("lock" in c.marks for c in scene(mine).board.cells)
+
+
+def test_blocks_are_drawn_as_stacks_with_their_count_bottom_first():
+    state = gload(teams=True, tokens={"red": [10, 10, "yard", "home"],
+                                      "yellow": [10, "yard", "yard", "yard"],
+                                      "green": [30, "yard", "yard", "yard"]})
+    stacks = {s.place: s for s in scene(state).stacks}
+    block = stacks["10"]
+    assert block.kind == "block" and len(block.pieces) == 3
+    assert [p.colour for p in block.pieces] == ["red", "red", "yellow"]
+    assert stacks["30"].kind == "group" and len(stacks["30"].pieces) == 1
+    assert stacks["red-home"].kind == "group"
+    assert stacks["red-yard-2"].pieces[0].id == "red-2"
+    assert "on square 10" in block.pieces[0].label
+
+
+def test_seats_show_teams_resting_and_playing_for_the_partner():
+    state = gload(teams=True, turn="green", resting=["red"],
+                  tokens={"red": ["home"] * 4, "yellow": [30, "yard", "yard", "yard"]})
+    views = {v.colour: v for v in scene(state).seats}
+    assert views["red"].status == "resting" and views["red"].team == "Red + Yellow"
+    assert views["green"].team == "Green + Blue" and views["green"].status == "playing"
+    assert "4/4 home" in views["red"].facts
+    rested = gload(teams=True, turn="green",
+                   tokens={"red": ["home"] * 4, "yellow": [30, "yard", "yard", "yard"]})
+    red = {v.colour: v for v in scene(rested).seats}["red"]
+    assert red.status == "finished" and "plays Yellow's tokens" in red.facts
+    alone = {v.colour: v for v in scene(gload()).seats}
+    assert all(v.team is None for v in alone.values())
+
+
+def test_the_dice_show_used_playable_and_stranded_values():
+    state = gload(phase="move", rolled=[6, 6, 3], tokens={"red": ["red-lane-2", 20, "yard",
+                                                                  "yard"]})
+    assert [(d.value, d.state) for d in scene(state).dice] == [
+        (6, "playable"), (6, "playable"), (3, "playable")]
+    after, _ = apply(state, mv("red", 0, 3))  # lane 2 + 3: home
+    assert [(d.value, d.state) for d in scene(after).dice] == [
+        (6, "playable"), (6, "playable"), (3, "used")]
+    # 20 and the yard: the 6s still fit; an exact-finish-only token would strand a 4
+    stuck = gload(phase="move", rolled=[6, 4], tokens={"red": ["red-lane-2", 0, 0, "home"],
+                                                       "green": [3, 3, "yard", "yard"]})
+    assert [(d.value, d.state) for d in scene(stuck).dice] == [(6, "stranded"),
+                                                                (4, "playable")]
+    rolling, _ = apply(gload(), roll(6))
+    assert [(d.value, d.state) for d in scene(rolling).dice] == [(6, "rolled")]
+
+
+def test_scene_turn_next_winners_and_summary():
+    state = gload(teams=True, turn="blue", resting=["red"],
+                  tokens={"red": ["home"] * 4, "yellow": [30, "yard", "yard", "yard"]})
+    shown = scene(state)
+    assert shown.turn == "blue" and shown.next == "green" and shown.phase == "roll"
+    assert any("Teams" in line for line in shown.summary)
+    over = gload(teams=True, phase="over", turn="yellow", winners=["red", "yellow"],
+                 tokens={"red": ["home"] * 4, "yellow": ["home"] * 4})
+    shown = scene(over)
+    assert shown.winners == ("red", "yellow") and shown.turn is None and shown.next is None
+    assert not any("Teams" in line for line in scene(gload()).summary)
+
+
+def test_choices_a_value_chip_then_the_token_to_click():
+    state = gload(phase="move", rolled=[6, 3], tokens={"red": [5, "yard", "yard", "yard"],
+                                                       "green": [8, "yard", "yard", "yard"]})
+    found = choices(state)
+    assert len(found) == len(legal_actions(state))
+    by = {(c.value, c.pieces): c for c in found}
+    move = by[("3", ("red-0",))]
+    assert move.kind == "move" and move.target == "8" and move.action == mv("red", 0, 3)
+    enter = by[("6", ("red-1",))]
+    assert enter.kind == "enter" and enter.target == "0"
+    assert "entry star" in enter.label
+    assert choices(gload())[0].kind == "roll"
+
+
+def test_choices_a_strike_names_all_its_pieces_and_forcing_is_its_own_choice():
+    state = gload(phase="move", rolled=[6, 6, 4],
+                  tokens={"red": [10, 10, "yard", "yard"], "green": [14, 14, 0, 0]})
+    found = choices(state)
+    (strike,) = [c for c in found if c.kind == "strike"]
+    assert strike.pieces == ("red-0", "red-1") and strike.target == "14"
+    assert strike.value == "4" and strike.action.tokens == (piece("red", 0), piece("red", 1))
+    forces = [c for c in found if c.kind == "force"]
+    assert len(forces) == 1 and forces[0].pieces == () and forces[0].target == "0"
+    assert forces[0].action == force("red", 2, 3)
+    assert "two 6s" in forces[0].label
+
+
+def test_every_event_has_a_sentence():
+    names = {"red": "Ann"}
+    seen = set()
+    rnd = random.Random(5)
+    for seed in range(6):
+        state = new_game("gilgiti", ("red", "green", "yellow", "blue"), seed,
+                         {"teams": seed % 2 == 0})
+        while state.phase != "over":
+            options = legal_actions(state)
+            action = options[rnd.randrange(len(options))]
+            if rnd.random() < 0.002:
+                action = Action("timeout")
+            state, events = apply(state, resolve(state, action))
+            for e in events:
+                seen.add(e["type"])
+                sentence = describe(state, e, names)
+                assert sentence and sentence.endswith((".", "!")), e
+                assert "\n" not in sentence
+    extra = [
+        play(gload(phase="move", rolled=[6, 6, 4], tokens={
+            "red": [10, 10, "yard", "yard"], "green": [14, 14, 0, 0]}),
+            Action("move", tokens=(0, 1), value=4))[1],
+        play(gload(phase="move", rolled=[6, 6, 4], tokens={
+            "red": [10, 10, "yard", "yard"], "green": [14, 14, 0, 0]}), force("red", 2, 3))[1],
+        play(gload(), Action("quit", seat="blue"))[1],
+        play(gload(), roll(6), roll(6), roll(6))[1],
+    ]
+    for events in extra:
+        for e in events:
+            seen.add(e["type"])
+            assert describe("gilgiti", e, names)
+    assert seen >= {"rolled", "roll_again", "to_play", "entered", "moved", "captured",
+                    "reached_home", "rolled_back", "turn", "won", "struck", "forced", "quit",
+                    "three_sixes", "timeout"}
+
+
+def test_rollback_and_team_sentences():
+    start = gload(phase="move", rolled=[6, 2], tokens={"red": ["red-lane-4"] + ["home"] * 3})
+    _, events = apply(start, mv("red", 0, 2))
+    (back,) = [e for e in events if e["type"] == "rolled_back"]
+    assert describe("gilgiti", back, {}) == "Red is stuck with a 6 — the whole turn goes back."
+    nothing = {"type": "rolled_back", "seat": "green", "values": [3], "played": 0}
+    assert describe("gilgiti", nothing, {}) == ("Green has no legal move with a 3 — the turn "
+                                                "passes.")
+    won = {"type": "won", "seat": "red", "seats": ["red", "yellow"]}
+    assert describe("gilgiti", won, {"red": "Ann"}) == "Ann (red) and Yellow win the game!"
+    finished = {"type": "finished", "seat": "red", "partner": "yellow"}
+    assert "rests one turn" in describe("gilgiti", finished, {})
+    moved = {"type": "moved", "seat": "red", "colour": "yellow", "token": 1, "value": 3,
+             "from": 30, "to": 33}
+    assert "Yellow's token 2" in describe("gilgiti", moved, {})
+
+
+def test_the_rules_page_and_the_leave_dialog_use_the_seeds_words():
+    text = " ".join([GILGITI.help.lead] + [t + " " + b for t, b in GILGITI.help.rules]
+                    + list(GILGITI.help.notes))
+    for words in ("Roll first, move after.", "three 6s in a row cancel the whole turn",
+                  "Every value you rolled must be played.", "the finish is undone",
+                  "partners' tokens mix into blocks in team games",
+                  "Stacks strike together — only together.", "A stack cannot wander around",
+                  "2 same-colour takes 2 same-colour; 2+1 mixed takes 2+1 mixed",
+                  "A lone enemy token can only ever be taken by a single token.",
+                  "no captures ever happen there", "force the gate",
+                  "A mixed partner block can never be forced.",
+                  "A finished partner rests one turn, then their rolls move their partner's "
+                  "tokens.", "Pass the phone around"):
+        assert words in text, words
+    assert GILGITI.leave.title == "Leave this game?"
+    assert GILGITI.leave.ends_match is True
+    assert GILGITI.title == "Gilgiti" and GILGITI.timer_default is False
