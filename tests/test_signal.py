@@ -945,3 +945,14 @@ def test_the_page_accepts_what_the_helper_sends() -> None:
     run_hub(test, ice_servers=({"urls": "stun:s.example"},))
     kinds = [signalling.parse_server_message(json.dumps(m))["type"] for m in received]
     assert kinds == ["welcome", "welcome", "peer-joined", "offer", "error", "pong", "peer-left"]
+
+
+@pytest.mark.parametrize(("query", "policy"), [
+    ("", "all"), ("?ice=relay", "relay"), ("?auto_delay=0&ice=relay&pace_ms=0", "relay"),
+    ("?ice=all", "all"), ("?ice=RELAY", "all"), ("?ice=", "all"), ("?nice=relay", "all"),
+])
+def test_the_page_asks_for_relay_only_ice_with_ice_relay_in_its_address(query: str,
+                                                                       policy: str) -> None:
+    from net import signalling
+
+    assert signalling.ice_transport_policy(query) == policy

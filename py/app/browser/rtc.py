@@ -49,6 +49,7 @@ class Signal:
         self.socket: Any = None
         self.peer: str | None = None  # our id in the room
         self.ice_servers: list[Any] = []
+        self.ice_policy = signalling.ice_transport_policy(str(window.location.search))
         self.proxies: list[Any] = []
         self.ping_timer: Any = None
         self.attempt = 0
@@ -128,7 +129,7 @@ class Link:
                  closed: Callable[[str], None]) -> None:
         self.signal, self.peer = signal, peer
         self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
-        config = {"iceServers": signal.ice_servers}
+        config = {"iceServers": signal.ice_servers, "iceTransportPolicy": signal.ice_policy}
         self.pc = window.RTCPeerConnection.new(_js(config))
         self.channel: Any = None
         self.proxies: list[Any] = []
