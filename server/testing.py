@@ -61,15 +61,17 @@ def chromium_executable() -> str | None:
 
 
 @contextmanager
-def running_server(root: Path | None = None, timeout: float = 30.0) -> Iterator[str]:
-    """Start `python -m server` on a free port (PORT=0) and yield its base URL ("http://.../").
+def running_server(root: Path | None = None, timeout: float = 30.0, args: tuple[str, ...] = (),
+                   env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start `python -m server [args]` on a free port (PORT=0) and yield its base URL
+    ("http://.../"); `env` adds to the environment (e.g. LUDO_TURN_SECRET).
 
     The port is read from the server's own log line, so there is no race for a pre-picked port.
     """
     root = Path(root or default_root()).resolve()
-    env = dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1", **(env or {}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--root", str(root)],
+        [sys.executable, "-m", "server", "--root", str(root), *args],
         cwd=default_root(),  # so `-m server` imports this checkout's server package
         env=env,
         stdout=subprocess.PIPE,
@@ -255,8 +257,8 @@ class HelperProcess:
 class TurnServer:
     """coturn on 127.0.0.1 with time-limited REST credentials from `secret`; its log kept."""
 
-    def __init__(self, secret: str, realm: str = "ludo.test") -> None:
-        self.secret, self.realm = secret, realm
+    def __init__(self, secret: str, realm: str = "ludo.test", ip: str = "127.0.0.1") -> None:
+        self.secret, self.realm, self.ip = secret, realm, ip
         self.port = free_port(socket.SOCK_DGRAM)
         self._dir = tempfile.TemporaryDirectory(prefix="ludo-turn-")
         self.log_path = Path(self._dir.name) / "turn.log"
@@ -264,11 +266,11 @@ class TurnServer:
 
     @property
     def url(self) -> str:
-        return f"turn:127.0.0.1:{self.port}?transport=udp"
+        return f"turn:{self.ip}:{self.port}?transport=udp"
 
     def command(self) -> list[str]:
         """The same settings as docs/online.md's configuration, for loopback and no TLS."""
-        return ["turnserver", "-n", "--listening-ip=127.0.0.1", "--relay-ip=127.0.0.1",
+        return ["turnserver", "-n", f"--listening-ip={self.ip}", f"--relay-ip={self.ip}",
                 f"--listening-port={self.port}", "--use-auth-secret",
                 f"--static-auth-secret={self.secret}", f"--realm={self.realm}",
                 "--no-tls", "--no-dtls", "--no-tcp-relay", "--allow-loopback-peers", "--no-cli",
