@@ -325,6 +325,14 @@ def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int
         kinds[e["event"]] = kinds.get(e["event"], 0) + 1
     print(f"  errors to clients: {len(errors)}; helper log: {len(log_lines)} lines "
           f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})")
+    for e in events:
+        if e["event"] in ("redis-down", "internal-error"):
+            print(f"  {e['event']}: {e.get('error')}")
+    if errors:
+        codes: dict[str, int] = {}
+        for code in errors:
+            codes[code] = codes.get(code, 0) + 1
+        print("  error codes: " + ", ".join(f"{k} {v}" for k, v in sorted(codes.items())))
     p99 = percentile(steady, 0.99) * 1000 if steady else float("inf")
     verdict = "met" if p99 < 20 and len(steady) == run.sent["steady"] else "NOT met"
     print(f"  goal (steady p99 < 20 ms, nothing lost): {verdict}")

@@ -19,12 +19,18 @@ Keys (P is the prefix, `ludo:signal:` by default; R a room id, X an instance id)
 - `P instances` (sorted set): X -> the time of X's last heartbeat, by Redis's own clock.
 - `P epoch` (string): a random value made when the data set was new; renewed by heartbeats.
 
-Channels: `P room:R` carries everything for the peers of room R; every instance with a peer in
-R subscribes to it while it has one, and publishes there what any of its peers says or causes.
-A payload is the text for the peers with a one-letter head: `s` + peer id + text (to that
-peer), `b` + peer id or 12 dashes + text (to every peer of the room but that one), `c` +
-"code|reason|" + comma-separated peer ids (the room was closed: evict them). `P instance:X`
-is subscribed by instance X alone, so that its pub/sub connection always exists.
+Channels: `P room:R` carries what concerns every peer of room R; every instance with a peer in
+R subscribes to it while it has one. `P instance:X` is subscribed by instance X alone and
+carries the relays (offer, answer, candidate) to the peers it holds: a relay is read by the one
+instance that delivers it, whichever the room's other peers are on. A payload is the text for
+the peers with a one-letter head: on an instance channel, `s` + peer id + room id + "|" + text
+(to that peer of that room); on a room channel, `b` + peer id or 12 dashes + text (to every peer
+of the room but that one), `c` + "code|reason|" + comma-separated peer ids (the room was closed:
+evict them). One subscriber connection receives what is published in the order Redis ran the
+PUBLISH commands, whatever the channel, so a relay never overtakes the broadcast before it.
+
+Relays are the bulk of the traffic: those that a turn of the event loop collects go to Redis in
+one pipeline (one round trip, one pool connection), not one command each.
 
 Atomic steps are Lua scripts run with the client's `register_script` (EVALSHA): a join (cap,
 join budget and id checked and the peer added in one step), a leave, a relay to one peer (only
@@ -62,7 +68,7 @@ from urllib.parse import urlsplit, urlunsplit
 from redis import asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
-from redis.exceptions import RedisError
+from redis.exceptions import ConnectionError, NoScriptError, RedisError
 
 from server.signal import (
     CLOSE_RESTART,
@@ -133,10 +139,15 @@ end
 return left
 """
 
-# KEYS: room. ARGV: peer, channel, payload. -> 1 if published, 0 if no such peer in the room.
+# KEYS: room. ARGV: peer, instance channel prefix, payload. Published on the channel of the
+# instance that holds the peer (its field says which), so that only that instance reads it.
+# -> 1 if published, 0 if no such peer in the room.
 SEND = """
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+local value = redis.call('HGET', KEYS[1], ARGV[1])
+if not value then return 0 end
+local instance = string.match(value, '^%d+|([^|]+)|')
+if not instance then return 0 end
+redis.call('PUBLISH', ARGV[2] .. instance, ARGV[3])
 return 1
 """
 
@@ -260,6 +271,7 @@ class Keys:
         self.instances = prefix + "instances"
         self.epoch = prefix + "epoch"
         self.room_channel_prefix = prefix + "room:"
+        self.instance_prefix = prefix + "instance:"
 
     def room(self, room: str) -> list[str]:
         """The room's hash, meta and live keys (a script's first three KEYS)."""
@@ -270,7 +282,7 @@ class Keys:
         return self.room_channel_prefix + room
 
     def instance(self, instance: str) -> str:
-        return self.prefix + "instance:" + instance
+        return self.instance_prefix + instance
 
 
 def _ms(seconds: float) -> int:
@@ -287,6 +299,73 @@ class _Local:
 
     n: int
     hello: str
+
+
+class Batch:
+    """Runs one script for many callers: the calls made during one turn of the event loop go to
+    Redis together, in one pipeline (a round trip and a pool connection for all of them).
+
+    Under load a relay then waits for the pipeline in flight rather than for a free connection:
+    with a command each, a thousand relays a second on a busy machine held every connection of
+    the pool and callers timed out waiting for one (bench/signal.py, docs/online.md)."""
+
+    def __init__(self, client: aioredis.Redis, script: Any) -> None:
+        self.client, self.script = client, script
+        self.waiting: list[tuple[list[Any], asyncio.Future[Any]]] = []
+        self.flushing = False
+        self.task: asyncio.Task[None] | None = None
+
+    async def call(self, key: str, *args: Any) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.waiting.append(([key, *args], future))
+        if not self.flushing:
+            self.flushing = True
+            asyncio.get_running_loop().call_soon(self._start)
+        return await future
+
+    def _start(self) -> None:
+        self.task = asyncio.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self.waiting:
+                calls, self.waiting = self.waiting, []
+                try:
+                    replies = await self._run([c for c, _f in calls])
+                except BaseException as exc:  # the callers get it (as their own call would)
+                    error = exc if isinstance(exc, Exception) else ConnectionError("stopping")
+                    for _c, future in calls:
+                        if not future.done():
+                            future.set_exception(error)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for (_c, future), reply in zip(calls, replies, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(reply, Exception):
+                        future.set_exception(reply)
+                    else:
+                        future.set_result(reply)
+        finally:
+            self.flushing = False
+
+    async def _run(self, calls: list[list[Any]]) -> list[Any]:
+        replies = await self._pipeline(calls)
+        if any(isinstance(r, NoScriptError) for r in replies):  # Redis restarted: load, again
+            await self.client.script_load(self.script.script)
+            again = [i for i, r in enumerate(replies) if isinstance(r, NoScriptError)]
+            for i, reply in zip(again, await self._pipeline([calls[i] for i in again]),
+                                strict=True):
+                replies[i] = reply
+        return replies
+
+    async def _pipeline(self, calls: list[list[Any]]) -> list[Any]:
+        async with self.client.pipeline(transaction=False) as pipe:
+            for key, *args in calls:
+                pipe.evalsha(self.script.sha, 1, key, *args)
+            replies: list[Any] = await pipe.execute(raise_on_error=False)
+        return replies
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,6 +409,7 @@ class RedisRoomStore:
             register(BROADCAST), register(TOUCH), register(CLOSE))
         self._readd, self._register = register(READD), register(REGISTER)
         self._heartbeat, self._reap = register(HEARTBEAT), register(REAP)
+        self._relays = Batch(self.redis, self._send)
         # Local state: only about this instance's own sockets.
         self.members: dict[tuple[str, str], _Local] = {}  # joined or joining here
         self.local_rooms: dict[str, set[str]] = {}  # room -> its peers here (joined)
@@ -365,7 +445,7 @@ class RedisRoomStore:
         self._keeper = asyncio.create_task(self._keep())
 
     async def close(self) -> None:
-        for task in (self._keeper, self._listener, *self._tasks):
+        for task in (self._keeper, self._listener, self._relays.task, *self._tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -496,19 +576,23 @@ class RedisRoomStore:
             if ready is not None and not ready.done():
                 ready.set_result(None)
             return
-        if kind != "message" or not channel.startswith(self.keys.room_channel_prefix):
+        if kind != "message":
+            return
+        data: str = message["data"]
+        head = data[:1]
+        if head == "s":  # on this instance's own channel
+            to = data[1:13]
+            room, _, text = data[13:].partition("|")
+            if to in self.local_rooms.get(room, ()):
+                self._mailbox.post(room, to, text)
+            return
+        if not channel.startswith(self.keys.room_channel_prefix):
             return
         room = channel[len(self.keys.room_channel_prefix):]
         here = self.local_rooms.get(room)
         if not here:
             return
-        data: str = message["data"]
-        head = data[:1]
-        if head == "s":
-            to = data[1:13]
-            if to in here:
-                self._mailbox.post(room, to, data[13:])
-        elif head == "b":
+        if head == "b":
             exclude, text = data[1:13], data[13:]
             for peer in list(here):
                 if peer != exclude:
@@ -589,8 +673,8 @@ class RedisRoomStore:
         return local
 
     async def send(self, room: str, to: str, text: str) -> bool:
-        sent = await self._call(self._send(
-            keys=self.keys.room(room)[:1], args=[to, self.keys.channel(room), "s" + to + text]))
+        sent = await self._call(self._relays.call(
+            self.keys.room(room)[0], to, self.keys.instance_prefix, f"s{to}{room}|{text}"))
         return bool(sent)
 
     async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
