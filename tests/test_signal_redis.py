@@ -181,6 +181,45 @@ def test_peers_of_one_room_on_three_instances_hear_of_each_other_and_exchange_me
     assert not any(cluster.events_of(i, "internal-error") for i in range(3))
 
 
+def test_relays_sent_at_once_all_arrive_in_order_and_only_the_target_instance_reads_them(
+        redis_server: RedisServer) -> None:
+    async def test(c: Cluster) -> None:
+        host = await c.join(0, ROOM_A, {"role": "host"})
+        guests = [await c.join(i % 2, ROOM_A, {"role": "guest"}) for i in range(6)]
+        for _ in guests:
+            await next_of(host, "peer-joined")
+        for g in guests:  # each hears of the guests after it
+            for _ in range(guests.index(g) + 1, len(guests)):
+                await next_of(g, "peer-joined")
+        relays = [0, 0]  # relays each instance read from Redis
+
+        def counting(i: int) -> None:
+            store = c.store(i)
+            deliver = store._deliver
+
+            def wrapper(message: dict[str, Any]) -> None:
+                if message["type"] == "message" and message["data"].startswith("s"):
+                    relays[i] += 1
+                deliver(message)
+
+            store._deliver = wrapper
+
+        counting(0)
+        counting(1)
+        # every guest sends 30 candidates at once: they travel in pipelines, many per round trip
+        await asyncio.gather(*(g.ws.send_str(json.dumps(
+            {"type": "candidate", "to": host.id, "data": [n, k]})) for k in range(30)
+            for n, g in enumerate(guests)))
+        got = [await host.receive() for _ in range(30 * len(guests))]
+        for n, g in enumerate(guests):
+            mine = [m["data"] for m in got if m["from"] == g.id]
+            assert mine == [[n, k] for k in range(30)]
+        assert relays == [30 * len(guests), 0]  # the host's instance alone read them
+        await host.nothing_pending()
+
+    run_cluster(redis_server, 2, test)
+
+
 def test_the_cap_and_the_join_budget_hold_across_instances(redis_server: RedisServer) -> None:
     async def test(c: Cluster) -> None:
         peers = [await c.join(i, ROOM_A) for i in range(3)]
