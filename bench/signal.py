@@ -20,8 +20,9 @@ With `--instances N` (2 to 4, issue 15) it starts a `redis-server` (Debian's, on
 port, no persistence) and N helpers sharing it (REDIS_URL), and connects peer i to instance
 i mod N, so that every room of 4 spans the instances and every relay crosses Redis. It reports
 the CPU of each instance and of Redis, and the commands Redis processed per second (INFO's
-total_commands_processed; a relay is one EVALSHA, whose PUBLISH runs inside the script). Then,
-unless `--no-baseline`, it runs the same load on one instance without Redis for comparison.
+total_commands_processed, which counts the commands a script runs too: a relay is an EVALSHA
+running HGET and PUBLISH, 3; a room's touch every 5 s per instance, a heartbeat every 2.5 s).
+Then, unless `--no-baseline`, it runs the same load on one instance without Redis.
 
 Everything is loopback, bounded in count (at most 5000 peers) and in time (an overall limit
 stops the run), and the helper is stopped at the end. The goal for issue 14 is a steady p99
