@@ -17,6 +17,8 @@ Keys (P is the prefix, `ludo:signal:` by default; R a room id, X an instance id)
 - `P instance:X` (set): "R peer" for every peer connected to instance X; renewed by X's
   heartbeat.
 - `P instances` (sorted set): X -> the time of X's last heartbeat, by Redis's own clock.
+- `P claims` (sorted set): dead instance X -> when another instance claimed it (its peers are
+  being removed); claimed again if that does not finish within the instance timeout.
 - `P epoch` (string): a random value made when the data set was new; renewed by heartbeats.
 
 Channels: `P room:R` carries what concerns every peer of room R; every instance with a peer in
@@ -24,10 +26,14 @@ R subscribes to it while it has one. `P instance:X` is subscribed by instance X 
 carries the relays (offer, answer, candidate) to the peers it holds: a relay is read by the one
 instance that delivers it, whichever the room's other peers are on. A payload is the text for
 the peers with a one-letter head: on an instance channel, `s` + peer id + room id + "|" + text
-(to that peer of that room); on a room channel, `b` + peer id or 12 dashes + text (to every peer
-of the room but that one), `c` + "code|reason|" + comma-separated peer ids (the room was closed:
-evict them). One subscriber connection receives what is published in the order Redis ran the
-PUBLISH commands, whatever the channel, so a relay never overtakes the broadcast before it.
+(to that peer of that room); on a room channel, `b` + peer id or 12 dashes + its join number or
+0 + "|" + text (to every peer of the room but that one; with a join number, as for a
+`peer-joined`, not to the peers that joined after it either: the welcome they got, read from the
+room's hash when they joined, named it already, and the broadcast may reach them later than
+that, since the joining instance publishes it after the new peer is in the hash), `c` +
+"code|reason|" + comma-separated peer ids (the room was closed: evict them). One subscriber
+connection receives what is published in the order Redis ran the PUBLISH commands, whatever the
+channel, so a relay never overtakes the broadcast before it.
 
 Relays are the bulk of the traffic: those that a turn of the event loop collects go to Redis in
 one pipeline (one round trip, one pool connection), not one command each.
@@ -213,12 +219,24 @@ redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 'ok'
 """
 
-# KEYS: instances. ARGV: timeout ms, this instance. -> instances claimed (each by one claimer).
+# KEYS: instances, claims. ARGV: timeout ms, this instance, day ms. -> instances claimed now.
+# A dead instance moves from `instances` to `claims` (so that it finds itself gone, should it be
+# alive after all); a claim is a lease: one that is not done (ZREM) within the timeout, because
+# its claimer died or lost Redis midway, is claimed again.
 REAP = _NOW + """
 local claimed = {}
-for _, x in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))) do
-  if x ~= ARGV[2] and redis.call('ZREM', KEYS[1], x) == 1 then claimed[#claimed + 1] = x end
+local old = now - tonumber(ARGV[1])
+for _, x in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', old)) do
+  if x ~= ARGV[2] and redis.call('ZREM', KEYS[1], x) == 1 then
+    redis.call('ZADD', KEYS[2], now, x)
+    claimed[#claimed + 1] = x
+  end
 end
+for _, x in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', old)) do
+  redis.call('ZADD', KEYS[2], now, x)
+  claimed[#claimed + 1] = x
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return claimed
 """
 
@@ -269,6 +287,7 @@ class Keys:
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
         self.instances = prefix + "instances"
+        self.claims = prefix + "claims"
         self.epoch = prefix + "epoch"
         self.room_channel_prefix = prefix + "room:"
         self.instance_prefix = prefix + "instance:"
@@ -309,15 +328,16 @@ class Batch:
     with a command each, a thousand relays a second on a busy machine held every connection of
     the pool and callers timed out waiting for one (bench/signal.py, docs/online.md)."""
 
-    def __init__(self, client: aioredis.Redis, script: Any) -> None:
-        self.client, self.script = client, script
+    def __init__(self, client: aioredis.Redis, script: Any, keys: int = 1) -> None:
+        self.client, self.script, self.keys = client, script, keys
         self.waiting: list[tuple[list[Any], asyncio.Future[Any]]] = []
         self.flushing = False
         self.task: asyncio.Task[None] | None = None
 
-    async def call(self, key: str, *args: Any) -> Any:
+    async def call(self, *keys_then_args: Any) -> Any:
+        """The script's reply for these KEYS (the first `keys` values) and ARGV."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.waiting.append(([key, *args], future))
+        self.waiting.append((list(keys_then_args), future))
         if not self.flushing:
             self.flushing = True
             asyncio.get_running_loop().call_soon(self._start)
@@ -362,8 +382,8 @@ class Batch:
 
     async def _pipeline(self, calls: list[list[Any]]) -> list[Any]:
         async with self.client.pipeline(transaction=False) as pipe:
-            for key, *args in calls:
-                pipe.evalsha(self.script.sha, 1, key, *args)
+            for values in calls:
+                pipe.evalsha(self.script.sha, self.keys, *values)
             replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
 
@@ -409,7 +429,10 @@ class RedisRoomStore:
             register(BROADCAST), register(TOUCH), register(CLOSE))
         self._readd, self._register = register(READD), register(REGISTER)
         self._heartbeat, self._reap = register(HEARTBEAT), register(REAP)
+        # The calls that come with every message go in pipelines (see Batch).
         self._relays = Batch(self.redis, self._send)
+        self._broadcasts = Batch(self.redis, self._broadcast)
+        self._touches = Batch(self.redis, self._touch, keys=3)
         # Local state: only about this instance's own sockets.
         self.members: dict[tuple[str, str], _Local] = {}  # joined or joining here
         self.local_rooms: dict[str, set[str]] = {}  # room -> its peers here (joined)
@@ -445,7 +468,8 @@ class RedisRoomStore:
         self._keeper = asyncio.create_task(self._keep())
 
     async def close(self) -> None:
-        for task in (self._keeper, self._listener, self._relays.task, *self._tasks):
+        batches = (self._relays.task, self._broadcasts.task, self._touches.task)
+        for task in (self._keeper, self._listener, *batches, *self._tasks):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -593,10 +617,16 @@ class RedisRoomStore:
         if not here:
             return
         if head == "b":
-            exclude, text = data[1:13], data[13:]
+            exclude = data[1:13]
+            number, _, text = data[13:].partition("|")
+            after = int(number)
             for peer in list(here):
-                if peer != exclude:
-                    self._mailbox.post(room, peer, text)
+                if peer == exclude:
+                    continue
+                local = self.members.get((room, peer))
+                if after and local is not None and local.n > after:
+                    continue  # joined after `exclude` did: its welcome already named it
+                self._mailbox.post(room, peer, text)
         elif head == "c":
             code, reason, peers = data[1:].split("|", 2)
             for peer in peers.split(","):
@@ -678,18 +708,26 @@ class RedisRoomStore:
         return bool(sent)
 
     async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
-        size = await self._call(self._broadcast(
-            keys=self.keys.room(room)[:1],
-            args=[self.keys.channel(room), "b" + (exclude or NOBODY) + text]))
+        size = await self._call(self._broadcasts.call(
+            self.keys.room(room)[0], self.keys.channel(room),
+            f"b{exclude or NOBODY}{self._join_number(room, exclude)}|{text}"))
         return max(0, int(size) - (exclude is not None))
 
+    def _join_number(self, room: str, peer: str | None) -> int:
+        """The join number of a peer of this instance (0: none, or not known here)."""
+        local = self.members.get((room, peer)) if peer is not None else None
+        return local.n if local is not None else 0
+
     async def touch(self, room: str, now: float) -> None:
+        """Renew the room's expiry, at most every `touch_every` seconds per instance. Not waited
+        for: the message that caused it is not held up, and a failed touch only ages the room
+        (the next message tries again)."""
         clock = time.monotonic()
         if clock - self._touched.get(room, -math.inf) < self.touch_every:
             return
         self._touched[room] = clock
-        await self._call(self._touch(keys=self.keys.room(room),
-                                     args=[self.room_ttl_ms, self.live_ms]))
+        self._background(self._touches.call(*self.keys.room(room), self.room_ttl_ms,
+                                            self.live_ms))
 
     async def idle_rooms(self, now: float, idle_timeout: float) -> list[str]:
         """Rooms with a peer here whose live key expired (by Redis's clock, not `now`)."""
@@ -800,8 +838,8 @@ class RedisRoomStore:
 
     async def _claim_dead(self) -> None:
         claimed: list[str] = await self._call(self._reap(
-            keys=[self.keys.instances],
-            args=[_ms(self.settings.instance_timeout), self.instance]))
+            keys=[self.keys.instances, self.keys.claims],
+            args=[_ms(self.settings.instance_timeout), self.instance, DAY_MS]))
         for instance in claimed:
             members = await self._call(self.redis.smembers(self.keys.instance(instance)))
             gone = 0
@@ -814,6 +852,9 @@ class RedisRoomStore:
                     gone += 1
                     if left:
                         await self.broadcast(room, peer_left_message(peer))
-            await self._call(self.redis.delete(self.keys.instance(instance)))
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(self.keys.instance(instance))
+                pipe.zrem(self.keys.claims, instance)
+                await self._call(pipe.execute())
             self.log({"event": "instance-gone", "instance": instance, "peers": gone,
                       "by": self.instance})

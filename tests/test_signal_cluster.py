@@ -325,7 +325,10 @@ def test_a_game_across_three_instances_goes_on_through_a_killed_instance_and_a_r
             helper.stop()
     survivors = helpers[:2]
     gone = [e for h in survivors for e in h.events_of("instance-gone")]
-    assert len(gone) == 1 and gone[0]["peers"] == 1  # one claim: yellow's old connection
+    said = [(i, e) for i, h in enumerate(helpers) for e in h.events
+            if e.get("event", "").startswith(("redis-", "instance-", "internal-"))]
+    # one claim: yellow's old connection
+    assert len(gone) == 1 and gone[0]["peers"] == 1, said
     assert all(h.events_of("redis-reset") for h in survivors)
     assert not [e for h in helpers for e in h.events_of("internal-error")]
 

@@ -152,7 +152,8 @@ def test_peers_of_one_room_on_three_instances_hear_of_each_other_and_exchange_me
         cc = await c.join(2, ROOM_A, {"role": "guest", "n": 2})
         assert [p["peer"] for p in cc.welcome["peers"]] == [a.id, b.id]  # joining order
         for peer in (a, b):
-            assert (await peer.receive())["peer"] == cc.id
+            message = await peer.receive()
+            assert message["peer"] == cc.id, (message, a.id, b.id, cc.id, d.id)
         # relayed unchanged, in every direction across the instances
         offer = {"type": "offer", "sdp": "v=0\r\n" + "a=x\r\n" * 40, "é": "\U0001f3b2"}
         await a.send({"type": "offer", "to": b.id, "data": offer})
