@@ -27,6 +27,10 @@ from net import signalling
 
 PING_FALLBACK_S = 240
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
+# A guest's link to the host that has not opened this long after the call is called again: an
+# offer, answer or candidate can be lost (the helper refused it as `unavailable` while its
+# Redis was away, or the instance that held the host died in between).
+CALL_AGAIN_S = 20
 
 
 def _js(value: Any) -> Any:
@@ -258,7 +262,14 @@ class Transport:
         if self.host is not None and self.host != peer and self.host in self.links:
             self.links[self.host].close()
         self.host = peer
-        self._link(peer, calls=True)
+        link = self._link(peer, calls=True)
+        window.setTimeout(create_proxy(lambda *_: self._check_call(link)), CALL_AGAIN_S * 1000)
+
+    def _check_call(self, link: Link) -> None:
+        """Call the host again if this call is still the current one and never opened."""
+        current = self.links.get(link.peer) is link and self.host == link.peer
+        if current and not link.is_open and not link.done and self.signal.peer is not None:
+            self._call_host(link.peer)
 
     def on_signal(self, message: dict[str, Any]) -> None:
         kind = message["type"]
