@@ -1,6 +1,7 @@
 # Courtyard Ludo. User-facing targets:
 #   make serve   install what is needed, then serve the game at http://127.0.0.1:8000/
-#   make test    install test dependencies (and Debian's chromium if missing), lint, run all tests
+#   make test    install test dependencies (and Debian's chromium, redis-server and coturn if
+#                missing), lint, run all tests
 #                and list the slowest ones
 #   make dist    write dist/, a self-contained static copy of the site
 #   make bench   boot-time (and other) benchmarks in bench/ (installs requirements-bench.txt too)
@@ -25,7 +26,7 @@ BENCH_STAMP := $(VENV)/.requirements-bench.stamp
 NPM_STAMP := node_modules/.npm-ci.stamp
 VENDOR_STAMP := vendor/.vendored.stamp
 
-.PHONY: serve test dist bench pyscript-toml chromium icons sw
+.PHONY: serve test dist bench pyscript-toml chromium debian-programs icons sw
 
 serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 	$(VPY) -m server
@@ -37,7 +38,7 @@ PYTEST_ARGS ?= -n 2 --durations=15
 
 # pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
 # committed file matches py/, and regenerating first would hide exactly that drift.
-test: $(TEST_STAMP) $(VENDOR_STAMP) chromium icons sw
+test: $(TEST_STAMP) $(VENDOR_STAMP) debian-programs icons sw
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
 	$(VPY) -m pytest $(PYTEST_ARGS)
@@ -47,7 +48,7 @@ dist: $(VENDOR_STAMP) pyscript-toml icons
 	$(PYTHON) tools/build_dist.py
 
 # Every bench/*.py script is a benchmark; boot.py starts its own server and browser.
-bench: $(BENCH_STAMP) $(VENDOR_STAMP) pyscript-toml chromium icons sw
+bench: $(BENCH_STAMP) $(VENDOR_STAMP) pyscript-toml debian-programs icons sw
 	for script in bench/*.py; do echo "== $$script"; $(VPY) "$$script"; done
 
 $(VPY):
@@ -91,15 +92,31 @@ icons: $(REQ_STAMP)
 sw: $(VENDOR_STAMP) icons
 	$(PYTHON) tools/build_sw.py
 
-# Playwright cannot download its own browsers here, so the tests use Debian's chromium.
-chromium:
-	@if [ -n "$${LUDO_CHROMIUM:-}$${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1; then \
+# Debian programs the tests drive, installed with apt-get (as root) when missing: chromium for
+# the browser tests (Playwright cannot download its own browsers here), redis-server for the
+# signalling helpers sharing rooms across instances, and coturn's turnserver for TURN relaying
+# (tests/test_signal_redis.py, tests/test_signal_cluster.py, tests/e2e/test_turn.py). Each is
+# "program:package". LUDO_CHROMIUM or CHROMIUM_PATH naming a browser stands for chromium.
+DEBIAN_PROGRAMS := chromium:chromium redis-server:redis-server turnserver:coturn
+
+debian-programs:
+	@missing=""; programs=""; \
+	for pair in $(DEBIAN_PROGRAMS); do \
+	  program="$${pair%%:*}"; package="$${pair#*:}"; \
+	  if [ "$$program" = chromium ] && [ -n "$${LUDO_CHROMIUM:-}$${CHROMIUM_PATH:-}" ]; then continue; fi; \
+	  command -v "$$program" >/dev/null 2>&1 || { missing="$$missing $$package"; programs="$$programs $$program"; }; \
+	done; \
+	if [ -z "$$missing" ]; then \
 	  :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "Installing Debian's chromium for the browser tests"; \
+	  echo "Installing Debian's$$missing for the tests"; \
 	  apt-get update -qq; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  chromium --version; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  for program in $$programs; do command -v "$$program" >/dev/null 2>&1 || { \
+	    echo "error: $$program still missing after apt-get install$$missing" >&2; exit 1; }; done; \
 	else \
-	  echo "warning: no chromium and no root apt-get; browser tests fall back to Playwright's own Chromium" >&2; \
+	  echo "warning: missing$$missing and no root apt-get: the browser tests fall back to Playwright's own Chromium, the Redis and TURN tests skip" >&2; \
 	fi
+
+# The old name of the step above.
+chromium: debian-programs

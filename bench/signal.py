@@ -2,6 +2,7 @@
 
     python3 bench/signal.py [--peers 1000] [--room-size 4] [--rate 2] [--seconds 10]
                             [--burst 5]
+    python3 bench/signal.py --instances 3 [--peers 3000] [--rate 1] [--no-baseline] ...
 
 Starts `python -m server --signal-only` on 127.0.0.1 (a free port) in a child process, connects
 `--peers` WebSocket clients from this process and joins them to rooms of `--room-size`, then:
@@ -14,6 +15,14 @@ Starts `python -m server --signal-only` on 127.0.0.1 (a free port) in a child pr
 - a burst: every peer sends `--burst` offers at once, the worst case of a room's start;
 - the helper's CPU time during the steady phase (per relay too: a figure that other work on the
   machine does not inflate, unlike the latencies), and its log lines (JSON, one per event).
+
+With `--instances N` (2 to 4, issue 15) it starts a `redis-server` (Debian's, on a free loopback
+port, no persistence) and N helpers sharing it (REDIS_URL), and connects peer i to instance
+i mod N, so that every room of 4 spans the instances and every relay crosses Redis. It reports
+the CPU of each instance and of Redis, and the commands Redis processed per second (INFO's
+total_commands_processed, which counts the commands a script runs too: a relay is an EVALSHA
+running HGET and PUBLISH, 3; a room's touch every 5 s per instance, a heartbeat every 2.5 s).
+Then, unless `--no-baseline`, it runs the same load on one instance without Redis.
 
 Everything is loopback, bounded in count (at most 5000 peers) and in time (an overall limit
 stops the run), and the helper is stopped at the end. The goal for issue 14 is a steady p99
@@ -46,8 +55,11 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
 
 import aiohttp  # noqa: E402
+
+sys.path.insert(0, str(ROOT))  # the server package (server.testing's RedisServer)
 
 MAX_PEERS = 5000
 MAX_SECONDS = 60.0
@@ -88,8 +100,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def start_helper(log_file: Path) -> tuple[subprocess.Popen[str], str]:
+def start_helper(log_file: Path, redis_url: str | None = None) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1")
+    env.pop("REDIS_URL", None)
+    if redis_url is not None:
+        env["REDIS_URL"] = redis_url
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--signal-only"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log_file.open("w"), text=True,
@@ -137,37 +152,71 @@ async def steady_sender(client: Client, run: Run, rate: float, seconds: float) -
         await send(client, run, "steady")
 
 
-async def bench(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        log_file = Path(tmp) / "helper.log"
-        proc, url = start_helper(log_file)
+@dataclass
+class Cluster:
+    """The helpers under test (one, or several sharing a Redis)."""
+
+    procs: list[subprocess.Popen[str]]
+    urls: list[str]
+    log_files: list[Path]
+    redis: Any = None  # server.testing.RedisServer
+
+    def redis_commands(self) -> int:
+        if self.redis is None:
+            return 0
+        import redis
+
+        client = redis.Redis(port=self.redis.port)
         try:
-            await measure(args, proc, url, log_file)
+            return int(client.info("stats")["total_commands_processed"])
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            client.close()
 
 
-async def measure(
-    args: argparse.Namespace, proc: subprocess.Popen[str], url: str, log_file: Path
-) -> None:
-    origin = url.rstrip("/")
-    endpoint = url + "signal"
+async def bench(args: argparse.Namespace, instances: int) -> None:
+    from server.testing import RedisServer
+
+    with tempfile.TemporaryDirectory() as tmp:
+        redis_server = RedisServer() if instances > 1 else None
+        cluster = Cluster([], [], [], redis_server)
+        try:
+            if redis_server is not None:
+                redis_server.start()
+            for i in range(instances):
+                log_file = Path(tmp) / f"helper{i}.log"
+                proc, url = start_helper(log_file, redis_server.url if redis_server else None)
+                cluster.procs.append(proc)
+                cluster.urls.append(url)
+                cluster.log_files.append(log_file)
+            await measure(args, cluster)
+        finally:
+            for proc in cluster.procs:
+                proc.terminate()
+            for proc in cluster.procs:
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            if redis_server is not None:
+                redis_server.stop()
+
+
+async def measure(args: argparse.Namespace, cluster: Cluster) -> None:
+    procs, n = cluster.procs, len(cluster.procs)
     rooms = [secrets.token_urlsafe(16) for _ in range(-(-args.peers // args.room_size))]
-    await asyncio.sleep(0.5)  # let the helper settle before the idle memory reading
-    rss_idle = rss_kib(proc.pid)
+    await asyncio.sleep(0.5)  # let the helpers settle before the idle memory reading
+    rss_idle = sum(rss_kib(p.pid) for p in procs)
     run = Run()
     connector = aiohttp.TCPConnector(limit=0)  # the default pool would stop at 100 sockets
     async with aiohttp.ClientSession(connector=connector) as session:
         gate = asyncio.Semaphore(64)  # below the listen backlog
 
         async def connect(i: int) -> Client:
+            url = cluster.urls[i % n]  # a room's peers on different instances
             async with gate:
-                ws = await session.ws_connect(endpoint, headers={"Origin": origin},
+                ws = await session.ws_connect(url + "signal",
+                                              headers={"Origin": url.rstrip("/")},
                                               max_msg_size=0)
                 client = Client(ws, rooms[i // args.room_size])
                 await ws.send_str(json.dumps({"type": "join", "v": 1, "room": client.room}))
@@ -190,16 +239,22 @@ async def measure(
         gc.collect()
         gc.freeze()
         await asyncio.sleep(1.0)  # join notices delivered, memory settled
-        rss_joined = rss_kib(proc.pid)
+        rss_joined = sum(rss_kib(p.pid) for p in procs)
 
-        cpu0, w0, own0 = cpu_seconds(proc.pid), time.perf_counter(), time.process_time()
+        redis_pid = cluster.redis.pid if cluster.redis is not None else None
+        cpu0 = [cpu_seconds(p.pid) for p in procs]
+        redis_cpu0 = cpu_seconds(redis_pid) if redis_pid else 0.0
+        commands0 = cluster.redis_commands()
+        w0, own0 = time.perf_counter(), time.process_time()
         await asyncio.gather(*(steady_sender(c, run, args.rate, args.seconds) for c in clients
                                if c.target != c.peer))
         await drain(run, "steady")
         steady_wall = time.perf_counter() - w0
-        steady_cpu = cpu_seconds(proc.pid) - cpu0
+        steady_cpus = [cpu_seconds(p.pid) - c for p, c in zip(procs, cpu0, strict=True)]
+        redis_cpu = cpu_seconds(redis_pid) - redis_cpu0 if redis_pid else 0.0
+        commands = cluster.redis_commands() - commands0
         run.client_cpu = time.process_time() - own0
-        rss_after = rss_kib(proc.pid)
+        rss_after = sum(rss_kib(p.pid) for p in procs)
 
         run.phase = "burst"
         b0 = time.perf_counter()
@@ -214,10 +269,10 @@ async def measure(
 
     errors = [e for c in clients for e in c.errors]
     await asyncio.sleep(0.5)
-    log_lines = log_file.read_text().splitlines()
+    log_lines = [line for f in cluster.log_files for line in f.read_text().splitlines()]
     events = [json.loads(line) for line in log_lines if line.startswith("{")]
     report(args, len(by_room), joined_in, rss_idle, rss_joined, rss_after, run, steady_wall,
-           steady_cpu, burst_wall, errors, events, log_lines)
+           steady_cpus, burst_wall, errors, events, log_lines, redis_cpu, commands)
 
 
 async def drain(run: Run, phase: str, limit: float = 20.0) -> None:
@@ -236,14 +291,20 @@ def describe(values: list[float]) -> str:
 
 
 def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int,
-           rss_joined: int, rss_after: int, run: Run, steady_wall: float, steady_cpu: float,
-           burst_wall: float, errors: list[str], events: list[dict], log_lines: list[str]) -> None:
-    print(f"signalling helper: {args.peers} peers in {rooms} rooms of {args.room_size}, "
-          f"loopback, aiohttp {aiohttp.__version__}, Python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
+           rss_joined: int, rss_after: int, run: Run, steady_wall: float,
+           steady_cpus: list[float], burst_wall: float, errors: list[str], events: list[dict],
+           log_lines: list[str], redis_cpu: float, commands: int) -> None:
+    n = len(steady_cpus)
+    where = "one helper, no Redis" if n == 1 else f"{n} helpers sharing one Redis"
+    print(f"signalling helper ({where}): {args.peers} peers in {rooms} rooms of "
+          f"{args.room_size}, loopback, aiohttp {aiohttp.__version__}, Python "
+          f"{sys.version.split()[0]}, {os.cpu_count()} cores, load average "
+          f"{os.getloadavg()[0]:.1f} at the end")
+    steady_cpu = sum(steady_cpus)
     print(f"  connect + join: {joined_in:.2f} s ({args.peers / joined_in:.0f} peers/s)")
     per_peer = (rss_joined - rss_idle) / args.peers
-    print(f"  helper memory: {rss_idle / 1024:.1f} MiB idle, {rss_joined / 1024:.1f} MiB with "
+    print(f"  helper memory (all instances): {rss_idle / 1024:.1f} MiB idle, "
+          f"{rss_joined / 1024:.1f} MiB with "
           f"the peers joined: {per_peer:.1f} KiB per peer ({rss_after / 1024:.1f} MiB after "
           "the steady phase)")
     steady, burst = run.latencies["steady"], run.latencies["burst"]
@@ -252,6 +313,12 @@ def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int
           f"helper CPU {100 * steady_cpu / steady_wall:.0f}% of a core, "
           f"{1e6 * steady_cpu / max(1, len(steady)):.0f} us per relay; this process (the "
           f"clients) {100 * run.client_cpu / steady_wall:.0f}%")
+    if n > 1:
+        print("  CPU per instance: " + ", ".join(
+            f"{100 * c / steady_wall:.0f}%" for c in steady_cpus)
+            + f" of a core ({args.peers // n} peers each); redis-server "
+            f"{100 * redis_cpu / steady_wall:.0f}%, {commands / steady_wall:.0f} commands/s "
+            f"({commands / max(1, len(steady)):.2f} per relay)")
     print(f"  burst: {len(burst)} of {run.sent['burst']} relays sent at once, all through in "
           f"{burst_wall * 1000:.0f} ms: {describe(burst)}")
     kinds: dict[str, int] = {}
@@ -259,6 +326,14 @@ def report(args: argparse.Namespace, rooms: int, joined_in: float, rss_idle: int
         kinds[e["event"]] = kinds.get(e["event"], 0) + 1
     print(f"  errors to clients: {len(errors)}; helper log: {len(log_lines)} lines "
           f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})")
+    for e in events:
+        if e["event"] in ("redis-down", "internal-error"):
+            print(f"  {e['event']}: {e.get('error')}")
+    if errors:
+        codes: dict[str, int] = {}
+        for code in errors:
+            codes[code] = codes.get(code, 0) + 1
+        print("  error codes: " + ", ".join(f"{k} {v}" for k, v in sorted(codes.items())))
     p99 = percentile(steady, 0.99) * 1000 if steady else float("inf")
     verdict = "met" if p99 < 20 and len(steady) == run.sent["steady"] else "NOT met"
     print(f"  goal (steady p99 < 20 ms, nothing lost): {verdict}")
@@ -272,7 +347,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="steady phase length")
     parser.add_argument("--burst", type=int, default=5, help="offers per peer in the burst")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--instances", type=int, default=1,
+                        help="helpers sharing one redis-server (1: one helper, no Redis)")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="with --instances > 1, skip the run on one helper without Redis")
     args = parser.parse_args(argv)
+    if not 1 <= args.instances <= 4:
+        parser.error("--instances is 1..4")
     if not 2 <= args.peers <= MAX_PEERS or not 2 <= args.room_size <= 16:
         parser.error(f"--peers is 2..{MAX_PEERS} and --room-size 2..16")
     if not 0 < args.seconds <= MAX_SECONDS or not 0 < args.rate <= 15 or not 0 <= args.burst <= 50:
@@ -284,11 +365,13 @@ def main(argv: list[str] | None = None) -> int:
     if soft < wanted:  # the helper inherits it: one socket per peer on each side
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     overall = 60 + args.seconds + args.peers / 20
-    try:
-        asyncio.run(asyncio.wait_for(bench(args), overall))
-    except TimeoutError:
-        print(f"stopped after the overall limit of {overall:.0f} s", file=sys.stderr)
-        return 1
+    runs = [args.instances] if args.instances == 1 or args.no_baseline else [args.instances, 1]
+    for instances in runs:
+        try:
+            asyncio.run(asyncio.wait_for(bench(args, instances), overall))
+        except TimeoutError:
+            print(f"stopped after the overall limit of {overall:.0f} s", file=sys.stderr)
+            return 1
     return 0
 
 

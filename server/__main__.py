@@ -156,17 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         config = signalling.config_from_args(args)
+        redis = signalling.redis_settings_from_args(args)
     except ValueError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
-    app = signalling.build_app(root, config, args.signal_only)
+    app = signalling.build_app(root, config, args.signal_only, redis=redis)
     if args.access_log:
         logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(
                 serve(root, args.host, args.port, args.access_log, app,
-                      signalling.describe(config, args.signal_only))
+                      signalling.describe(config, args.signal_only, redis))
             )
     except ListenError as error:
         print(f"{PROG}: {error}", file=sys.stderr)

@@ -28,11 +28,18 @@ helper's own origin is accepted (the Origin's host[:port] equals the request's H
 is not compared so a TLS-terminating proxy in front works); `allowed_origins` adds others, and
 "*" accepts any (also a missing Origin, which only non-browser clients send).
 
+Joins. Besides the cap, a room takes at most `join_burst` joins at once and `join_rate` a second
+after that, whoever joins and wherever: a peer that reconnects to get a fresh message budget
+(or a fresh connection on another instance) is bounded by its room's join budget.
+
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
-this process. A Redis-backed store can replace it (`SignalHub(store=factory)`, the factory
-being given the hub as its `Mailbox`): membership in a hash per room (the cap checked
-atomically), delivery through pub/sub, idleness from a key's age, with each instance delivering
-to the connections it holds through its `Mailbox`. The per-connection limits stay per instance.
+this process, and `server.signal_redis.RedisRoomStore` (chosen by `--redis-url` or `REDIS_URL`)
+keeps it in Redis so that several helper instances serve the same rooms: membership, the cap,
+the join budget and idleness in keys with TTLs, delivery through one pub/sub channel per room,
+each instance delivering to the connections it holds through its `Mailbox` (the hub). What
+stays in one process is only what belongs to its sockets: a connection's message budget, its
+count of bad messages, its outbox. A store that cannot reach Redis raises `StoreUnavailable`:
+a join is then refused with 1013 (try again later), a relay with an `unavailable` error.
 
 Logs: one JSON object per line (`JsonLines`), one per event; room ids appear only as a short
 hash (`room_tag`), since the id itself is the key to the room, and payloads are never logged.
@@ -88,6 +95,9 @@ CLOSE_JOIN_TIMEOUT = 4002
 CLOSE_MISBEHAVING = 4003
 CLOSE_SLOW = 4004
 CLOSE_VERSION = 4005
+CLOSE_ROOM_BUSY = 4006
+CLOSE_RESTART = 1012  # the shared store forgot this instance: join again
+CLOSE_TRY_LATER = 1013  # the shared store is unreachable: join again a little later
 CLOSE_GOING_AWAY = 1001
 CLOSE_INTERNAL = 1011
 CLOSE_WAIT = 10.0  # seconds a closing peer has to acknowledge the close
@@ -107,6 +117,14 @@ class SignalError(Exception):
 
 class RoomFull(Exception):
     """The room already holds its cap of peers."""
+
+
+class RoomBusy(Exception):
+    """The room's join budget is spent (too many joins in a short time)."""
+
+
+class StoreUnavailable(Exception):
+    """A shared store that cannot be reached now (Redis down or restarting): try again later."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,6 +154,10 @@ class SignalConfig:
     max_peers: int = 10_000  # connections per helper process
     rate_per_second: float = 20.0
     rate_burst: int = 120  # a host answering 15 peers sends ~100 messages at once
+    # Joins per room, whoever joins (a reconnecting peer cannot renew its message budget
+    # endlessly): 40 at once, then one every 2 s. A full room of 16 reloading twice fits.
+    join_rate: float = 0.5
+    join_burst: int = 40
     max_bad_messages: int = 20  # errors (bad input or rate) before the connection is closed
     join_timeout: float = 10.0
     idle_timeout: float = 600.0
@@ -155,11 +177,11 @@ class SignalConfig:
         if not self.path.startswith("/"):
             raise ValueError(f"path must start with '/': {self.path!r}")
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
-                     "rate_burst", "max_bad_messages", "outbox_limit", "turn_ttl"):
+                     "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
-        for name in ("rate_per_second", "join_timeout", "idle_timeout", "sweep_interval",
-                     "heartbeat"):
+        for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
+                     "sweep_interval", "heartbeat"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
@@ -254,8 +276,32 @@ class Member:
     hello: JSON
 
 
+@dataclass(frozen=True)
+class RoomLimits:
+    """What a join is checked against: the room's cap and its join budget (a token bucket)."""
+
+    cap: int
+    join_rate: float  # joins a second, refilled
+    join_burst: int  # joins at once
+
+    @classmethod
+    def of(cls, config: SignalConfig) -> RoomLimits:
+        return cls(config.room_cap, config.join_rate, config.join_burst)
+
+
+def peer_joined_message(peer: str, hello: JSON) -> str:
+    return _dumps({"type": "peer-joined", "peer": peer, "hello": hello})
+
+
+def peer_left_message(peer: str) -> str:
+    return _dumps({"type": "peer-left", "peer": peer})
+
+
 class Mailbox(Protocol):
-    """Where a store delivers messages for the peers connected to this process."""
+    """Where a store delivers messages for the peers connected to this process (the hub)."""
+
+    config: SignalConfig
+    log: LogSink
 
     def post(self, room: str, peer: str, text: str) -> bool:
         """Queue `text` for the peer; False if the peer is not connected here."""
@@ -267,14 +313,26 @@ class Mailbox(Protocol):
 
 
 class RoomStore(Protocol):
-    """Room membership, delivery and idleness. Every method may be backed by another process."""
+    """Room membership, delivery and idleness. Every method may be backed by another process,
+    and may then raise StoreUnavailable."""
 
-    async def join(self, room: str, peer: str, hello: JSON, cap: int, now: float) -> list[Member]:
-        """Add the peer (RoomFull at `cap`, KeyError if the id is taken); the others in it."""
+    async def start(self) -> None:
+        """Called once the hub's application starts (connect, subscribe, background tasks)."""
+        ...
+
+    async def close(self) -> None:
+        """Called when the application stops, after its connections were closed."""
+        ...
+
+    async def join(self, room: str, peer: str, hello: JSON, limits: RoomLimits,
+                   now: float) -> list[Member]:
+        """Add the peer; the others in the room, in joining order. RoomFull at the cap,
+        RoomBusy when the join budget is spent, KeyError if the id is taken."""
         ...
 
     async def leave(self, room: str, peer: str) -> list[str]:
-        """Remove the peer; the peers still in the room (the room goes when it is empty)."""
+        """Remove the peer; the peers still in the room (the room goes when it is empty).
+        [] also when the peer was no longer there (its leaving was already announced)."""
         ...
 
     async def send(self, room: str, to: str, text: str) -> bool:
@@ -310,19 +368,34 @@ class MemoryRoomStore:
     def __init__(self, mailbox: Mailbox) -> None:
         self._mailbox = mailbox
         self._rooms: dict[str, _Room] = {}
+        # Join budgets outlive their rooms (an empty room must not hand out a fresh budget);
+        # the sweep forgets those of gone rooms once they would be full again anyway.
+        self._joins: dict[str, TokenBucket] = {}
 
     @property
     def room_count(self) -> int:
         return len(self._rooms)
 
-    async def join(self, room: str, peer: str, hello: JSON, cap: int, now: float) -> list[Member]:
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def join(self, room: str, peer: str, hello: JSON, limits: RoomLimits,
+                   now: float) -> list[Member]:
         state = self._rooms.get(room)
+        if state is not None and peer in state.peers:
+            raise KeyError(peer)
+        if state is not None and len(state.peers) >= limits.cap:
+            raise RoomFull(room)
+        bucket = self._joins.get(room)
+        if bucket is None:
+            bucket = self._joins[room] = TokenBucket(limits.join_rate, limits.join_burst, now)
+        if not bucket.take(now):
+            raise RoomBusy(room)
         if state is None:
             state = self._rooms[room] = _Room(last_active=now)
-        if peer in state.peers:
-            raise KeyError(peer)
-        if len(state.peers) >= cap:
-            raise RoomFull(room)
         others = [Member(p, h) for p, h in state.peers.items()]
         state.peers[peer] = hello
         state.last_active = now
@@ -330,9 +403,9 @@ class MemoryRoomStore:
 
     async def leave(self, room: str, peer: str) -> list[str]:
         state = self._rooms.get(room)
-        if state is None:
+        if state is None or peer not in state.peers:
             return []
-        state.peers.pop(peer, None)
+        del state.peers[peer]
         if not state.peers:
             del self._rooms[room]
         return list(state.peers)
@@ -355,6 +428,9 @@ class MemoryRoomStore:
             state.last_active = now
 
     async def idle_rooms(self, now: float, idle_timeout: float) -> list[str]:
+        for room, bucket in list(self._joins.items()):
+            if room not in self._rooms and bucket.full(now):
+                del self._joins[room]
         return [r for r, s in self._rooms.items() if now - s.last_active >= idle_timeout]
 
     async def close_room(self, room: str, code: int, reason: str) -> list[str]:
@@ -445,6 +521,9 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
 
 _CLOSE = object()  # outbox sentinel: close after what is queued before it
@@ -540,6 +619,8 @@ class SignalHub:
         return app
 
     async def _sweeper(self, app: web.Application) -> AsyncIterator[None]:
+        await self.store.start()
+
         async def loop() -> None:
             while True:
                 await asyncio.sleep(self.config.sweep_interval)
@@ -554,6 +635,7 @@ class SignalHub:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        await self.store.close()
 
     async def _shutdown(self, app: web.Application) -> None:
         for conn in list(self.connections):
@@ -588,9 +670,13 @@ class SignalHub:
         for conn in list(self.connections):
             if conn.room is None and now - conn.opened >= self.config.join_timeout:
                 self._close(conn, CLOSE_JOIN_TIMEOUT, "no join in time")
-        for room in await self.store.idle_rooms(now, self.config.idle_timeout):
-            peers = await self.store.close_room(room, CLOSE_IDLE, "room idle")
-            self.log({"event": "room-idle", "room": room_tag(room), "peers": len(peers)})
+        try:
+            for room in await self.store.idle_rooms(now, self.config.idle_timeout):
+                peers = await self.store.close_room(room, CLOSE_IDLE, "room idle")
+                if peers:  # [] when another instance closed it first, or it woke up
+                    self.log({"event": "room-idle", "room": room_tag(room), "peers": len(peers)})
+        except StoreUnavailable:
+            pass  # the store says so itself; the rooms are looked at again next time
 
     def _close(self, conn: Connection, code: int, reason: str) -> None:
         """Close after the messages already queued (e.g. the error that says why)."""
@@ -669,6 +755,11 @@ class SignalHub:
                     await self._on_text(conn, msg.data)
                 except SignalError as exc:
                     self._bad(conn, exc.code, exc.message)
+                except StoreUnavailable:
+                    # Not the peer's fault: said, not counted. A page whose offer was lost
+                    # this way tries again like after any failed connection.
+                    self._send(conn, error_message(
+                        "unavailable", "the helper cannot pass messages right now; try again"))
                 except Exception as exc:  # a bug here: say so once, without a traceback
                     self.log({"event": "internal-error", "peer": conn.peer,
                               "error": f"{type(exc).__name__}: {exc}"[:300]})
@@ -718,7 +809,8 @@ class SignalHub:
             if not await self.store.send(conn.room, message["to"], relayed):
                 raise SignalError("unknown-peer", f"{kind}: no peer {message['to']} in this room")
             conn.relayed += 1
-        await self.store.touch(conn.room, now)
+        with contextlib.suppress(StoreUnavailable):  # a missed touch only ages the room
+            await self.store.touch(conn.room, now)
 
     async def _join(self, conn: Connection, message: dict[str, Any], now: float) -> None:
         config = self.config
@@ -736,7 +828,7 @@ class SignalHub:
         for _attempt in range(4):
             peer = secrets.token_hex(6)
             try:
-                others = await self.store.join(room, peer, hello, config.room_cap, now)
+                others = await self.store.join(room, peer, hello, RoomLimits.of(config), now)
                 break
             except KeyError:  # an id already in the room: draw again
                 continue
@@ -745,6 +837,17 @@ class SignalHub:
                 full = f"the room already has {config.room_cap} peers"
                 self._send(conn, error_message("room-full", full))
                 self._close(conn, CLOSE_ROOM_FULL, "room full")
+                return
+            except RoomBusy:
+                self.log({"event": "room-busy", "room": room_tag(room)})
+                self._send(conn, error_message(
+                    "room-busy", "too many joins in this room just now; try again shortly"))
+                self._close(conn, CLOSE_ROOM_BUSY, "room busy")
+                return
+            except StoreUnavailable:
+                self._send(conn, error_message(
+                    "unavailable", "the helper cannot open rooms right now; try again"))
+                self._close(conn, CLOSE_TRY_LATER, "store unavailable")
                 return
         else:  # four collisions of 48 random bits: something is wrong with the generator
             raise RuntimeError("could not draw a free peer id")
@@ -760,9 +863,8 @@ class SignalHub:
                        "idleTimeout": config.idle_timeout},
         }
         self._send(conn, _dumps(welcome))
-        await self.store.broadcast(
-            room, _dumps({"type": "peer-joined", "peer": peer, "hello": hello}), exclude=peer
-        )
+        with contextlib.suppress(StoreUnavailable):  # the others hear of it from its messages
+            await self.store.broadcast(room, peer_joined_message(peer, hello), exclude=peer)
         self.log({"event": "join", "room": room_tag(room), "peer": peer,
                   "peers": len(others) + 1})
 
@@ -786,9 +888,12 @@ class SignalHub:
                       "relayed": conn.relayed, "peers": 0, "code": conn.close_code})
             return
         self._by_peer.pop((room, peer), None)
-        remaining = await self.store.leave(room, peer)
-        if remaining:
-            await self.store.broadcast(room, _dumps({"type": "peer-left", "peer": peer}))
+        try:
+            remaining = await self.store.leave(room, peer)
+            if remaining:
+                await self.store.broadcast(room, peer_left_message(peer))
+        except StoreUnavailable:
+            remaining = []  # a shared store settles it when it is back (RedisRoomStore.resync)
         self.log({"event": "leave", "room": room_tag(room), "peer": peer,
                   "relayed": conn.relayed, "peers": len(remaining),
                   "code": conn.close_code or _int_or_none(conn.ws.close_code)})
@@ -819,6 +924,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--turn-url", action="append", default=[], metavar="URL",
                        help="a coturn url (turn:host:3478) for short-lived REST credentials; "
                             "the secret comes from $LUDO_TURN_SECRET")
+    group.add_argument("--rate", type=float, default=SignalConfig.rate_per_second,
+                       help="messages a second per peer (default: %(default)s)")
+    group.add_argument("--burst", type=int, default=SignalConfig.rate_burst,
+                       help="messages a peer may send at once (default: %(default)s)")
+    group.add_argument(
+        "--redis-url", default=None, metavar="URL",
+        help="share rooms with other helper instances through this Redis "
+             "(redis://[:password@]host:port/db). Default: $REDIS_URL, else rooms live in "
+             "this process only")
+    group.add_argument("--redis-prefix", default=None, metavar="TEXT",
+                       help="prefix of this deployment's Redis keys and channels "
+                            "(default: ludo:signal:)")
+    group.add_argument("--instance-timeout", type=float, default=None, metavar="S",
+                       help="seconds without a heartbeat after which another instance counts "
+                            "this one as dead and its peers as gone (default: 10)")
 
 
 def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None) -> SignalConfig:
@@ -837,6 +957,8 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
         path=args.signal_path,
         room_cap=args.room_cap,
         idle_timeout=args.idle_timeout,
+        rate_per_second=args.rate,
+        rate_burst=args.burst,
         allowed_origins=frozenset(origins),
         ice_servers=tuple(ice),
         turn_urls=tuple(args.turn_url),
@@ -844,10 +966,37 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
     )
 
 
+def redis_settings_from_args(args: argparse.Namespace,
+                             env: dict[str, str] | None = None) -> Any:
+    """`server.signal_redis.RedisSettings` when a Redis URL is given (option or $REDIS_URL),
+    else None (rooms in this process). ValueError with a readable message."""
+    env = dict(os.environ) if env is None else env
+    url = args.redis_url or env.get("REDIS_URL") or None
+    if url is None:
+        for name in ("redis_prefix", "instance_timeout"):
+            if getattr(args, name) is not None:
+                raise ValueError(f"--{name.replace('_', '-')} needs --redis-url or $REDIS_URL")
+        return None
+    from server.signal_redis import RedisSettings  # imports redis only when it is used
+
+    options: dict[str, Any] = {"url": url}
+    if args.redis_prefix is not None:
+        options["prefix"] = args.redis_prefix
+    if args.instance_timeout is not None:
+        options["instance_timeout"] = args.instance_timeout
+    return RedisSettings(**options)
+
+
 def build_app(
-    root: Path, config: SignalConfig | None = None, signal_only: bool = False, **hub_options: Any
+    root: Path, config: SignalConfig | None = None, signal_only: bool = False,
+    redis: Any = None, **hub_options: Any
 ) -> web.Application:
-    """The served application: static files plus the endpoint, or the endpoint alone."""
+    """The served application: static files plus the endpoint, or the endpoint alone.
+    `redis` (a `RedisSettings`) shares the rooms with other instances through Redis."""
+    if redis is not None:
+        from server.signal_redis import RedisRoomStore
+
+        hub_options["store"] = RedisRoomStore.factory(redis)
     hub = SignalHub(config, **hub_options)
     if signal_only:
         return hub.make_app()
@@ -856,10 +1005,11 @@ def build_app(
     return app
 
 
-def describe(config: SignalConfig, signal_only: bool) -> str:
+def describe(config: SignalConfig, signal_only: bool, redis: Any = None) -> str:
     """One line for the start-up log saying where the endpoint is and who may use it."""
     origins = ", ".join(sorted(config.allowed_origins)) or "none"
     what = "only the signalling endpoint" if signal_only else "the signalling endpoint"
-    return f"serving {what} at {config.path} (same origin plus: {origins})"
+    shared = f"; rooms shared through Redis at {redis.display_url}" if redis is not None else ""
+    return f"serving {what} at {config.path} (same origin plus: {origins}){shared}"
 
 

@@ -2,22 +2,37 @@
 
 - `running_server(root)`: `python -m server` in a subprocess on a free port, yielding its URL.
 - `chromium_executable()` and `CHROMIUM_ARGS`: how to launch Chromium with Playwright here.
+- `RedisServer`: Debian's `redis-server` on a free loopback port, without persistence (a
+  restart forgets everything, the harder case for the helpers), that can be stopped, killed
+  and started again on the same port.
+- `HelperProcess`: one `python -m server --signal-only` instance in a subprocess, its URL, its
+  log events (read as they come), and a way to kill it.
+- `TurnServer`: Debian's coturn (`turnserver`) on loopback with REST credentials
+  (`use-auth-secret`), its log kept.
+- `free_port()`: a free loopback port (TCP or UDP).
 
-Nothing here imports Playwright, so the server package keeps only aiohttp as a dependency.
+Nothing here imports Playwright, so the server package keeps only aiohttp and redis as
+dependencies.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from server.app import default_root
 
@@ -46,15 +61,17 @@ def chromium_executable() -> str | None:
 
 
 @contextmanager
-def running_server(root: Path | None = None, timeout: float = 30.0) -> Iterator[str]:
-    """Start `python -m server` on a free port (PORT=0) and yield its base URL ("http://.../").
+def running_server(root: Path | None = None, timeout: float = 30.0, args: tuple[str, ...] = (),
+                   env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start `python -m server [args]` on a free port (PORT=0) and yield its base URL
+    ("http://.../"); `env` adds to the environment (e.g. LUDO_TURN_SECRET).
 
     The port is read from the server's own log line, so there is no race for a pre-picked port.
     """
     root = Path(root or default_root()).resolve()
-    env = dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1")
+    env = dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1", **(env or {}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--root", str(root)],
+        [sys.executable, "-m", "server", "--root", str(root), *args],
         cwd=default_root(),  # so `-m server` imports this checkout's server package
         env=env,
         stdout=subprocess.PIPE,
@@ -92,3 +109,197 @@ def running_server(root: Path | None = None, timeout: float = 30.0) -> Iterator[
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def free_port(kind: int = socket.SOCK_STREAM) -> int:
+    """A port nobody listens on right now on 127.0.0.1 (TCP by default, or SOCK_DGRAM)."""
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """`redis-server` on 127.0.0.1 without persistence; `start`, `stop`, `kill`, `restart`."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._dir = tempfile.TemporaryDirectory(prefix="ludo-redis-")
+
+    def start(self, timeout: float = 20.0) -> None:
+        import redis  # only the tests and the benchmark need it here
+
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self._dir.name, "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:  # a start-up wait, not a measurement
+                try:
+                    if client.ping():
+                        return
+                except redis.ConnectionError:
+                    pass
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start on port {self.port}")
+                time.sleep(0.02)
+        finally:
+            client.close()
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None:
+            return
+        if kill:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop(kill=True)
+        self.start()
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+        self._dir.cleanup()
+
+
+class HelperProcess:
+    """`python -m server --signal-only [args]` on a free port; `url`, `endpoint`, `events`."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None,
+                 stderr: Any = None, timeout: float = 60.0) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--signal-only", *args],
+            cwd=default_root(),
+            env=dict(os.environ, HOST="127.0.0.1", PORT="0", PYTHONUNBUFFERED="1", **(env or {})),
+            stdout=subprocess.PIPE, stderr=stderr if stderr is not None else subprocess.PIPE,
+            text=True,
+        )
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump_stdout() -> None:
+            assert self.proc.stdout is not None
+            for line in self.proc.stdout:
+                lines.put(line)
+            lines.put(None)
+
+        def pump_stderr() -> None:
+            assert self.proc.stderr is not None
+            for line in self.proc.stderr:
+                if line.startswith("{"):
+                    try:
+                        self.events.append(json.loads(line))
+                    except ValueError:
+                        pass
+
+        threading.Thread(target=pump_stdout, daemon=True).start()
+        if stderr is None:
+            threading.Thread(target=pump_stderr, daemon=True).start()
+        seen: list[str] = []
+        while True:
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
+                self.kill()
+                raise RuntimeError(f"no helper after {timeout} s: {''.join(seen)}") from None
+            if line is None:
+                raise RuntimeError(f"the helper exited with {self.proc.wait()}: {''.join(seen)}")
+            seen.append(line)
+            match = _URL_LINE.search(line)
+            if match:
+                self.url = match.group(1)
+                self.endpoint = self.url.replace("http://", "ws://") + "signal"
+                return
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def events_of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in list(self.events) if e.get("event") == kind]
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up at all, as when a machine dies."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class TurnServer:
+    """coturn on 127.0.0.1 with time-limited REST credentials from `secret`; its log kept."""
+
+    def __init__(self, secret: str, realm: str = "ludo.test", ip: str = "127.0.0.1") -> None:
+        self.secret, self.realm, self.ip = secret, realm, ip
+        self.port = free_port(socket.SOCK_DGRAM)
+        self._dir = tempfile.TemporaryDirectory(prefix="ludo-turn-")
+        self.log_path = Path(self._dir.name) / "turn.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"turn:{self.ip}:{self.port}?transport=udp"
+
+    def command(self) -> list[str]:
+        """The same settings as docs/online.md's configuration, for loopback and no TLS."""
+        return ["turnserver", "-n", f"--listening-ip={self.ip}", f"--relay-ip={self.ip}",
+                f"--listening-port={self.port}", "--use-auth-secret",
+                f"--static-auth-secret={self.secret}", f"--realm={self.realm}",
+                "--no-tls", "--no-dtls", "--no-tcp-relay", "--allow-loopback-peers", "--no-cli",
+                "--no-multicast-peers", f"--log-file={self.log_path}", "--simple-log",
+                "--pidfile=/dev/null", "--verbose"]
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def __enter__(self) -> TurnServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+        self._dir.cleanup()

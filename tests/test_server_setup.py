@@ -106,3 +106,18 @@ def test_icons_without_libcairo_end_with_one_line_naming_the_package(
     message = str(stopped.value.code)
     assert "apt-get install libcairo2" in message
     assert "\n" not in message
+
+
+def test_make_test_installs_the_programs_the_tests_start() -> None:
+    """chromium, redis-server and coturn's turnserver come from apt-get when missing, as
+    `make test` (and so .ci/run) runs on a fresh Debian machine."""
+    text = (REPO / "Makefile").read_text(encoding="utf-8")
+    programs = re.search(r"^DEBIAN_PROGRAMS := (.+)$", text, re.M)
+    assert programs
+    pairs = dict(p.split(":") for p in programs.group(1).split())
+    assert pairs == {"chromium": "chromium", "redis-server": "redis-server",
+                     "turnserver": "coturn"}
+    assert "debian-programs" in make_rule("test").split("\n")[0]
+    recipe = make_rule("debian-programs")
+    assert "apt-get install -y -qq $$missing" in recipe
+    assert "make test" in (REPO / ".ci" / "run").read_text(encoding="utf-8")

@@ -679,7 +679,7 @@ def test_a_peer_that_does_not_read_is_cut_off_without_holding_up_the_sender() ->
         hub = sig.SignalHub(sig.SignalConfig(outbox_limit=4), log=events.append)
         transport = _Transport()
         conn = sig.Connection(None, transport, hub.config, 0.0)  # type: ignore[arg-type]
-        await hub.store.join(ROOM_A, "0" * 12, {}, 16, 0.0)
+        await hub.store.join(ROOM_A, "0" * 12, {}, sig.RoomLimits.of(hub.config), 0.0)
         conn.room, conn.peer = ROOM_A, "0" * 12
         hub._by_peer[(ROOM_A, "0" * 12)] = conn
         delivered = [await hub.store.send(ROOM_A, "0" * 12, f"m{i}") for i in range(6)]
@@ -760,7 +760,8 @@ async def _chatter(h: Harness) -> None:
 class InterfaceOnlyStore:
     """Exactly the RoomStore methods, delegated: shows the hub needs nothing else of a store."""
 
-    METHODS = ("join", "leave", "send", "broadcast", "touch", "idle_rooms", "close_room")
+    METHODS = ("start", "close", "join", "leave", "send", "broadcast", "touch", "idle_rooms",
+               "close_room")
 
     def __init__(self, mailbox: sig.Mailbox, calls: list[str]) -> None:
         self._inner = sig.MemoryRoomStore(mailbox)
@@ -944,3 +945,14 @@ def test_the_page_accepts_what_the_helper_sends() -> None:
     run_hub(test, ice_servers=({"urls": "stun:s.example"},))
     kinds = [signalling.parse_server_message(json.dumps(m))["type"] for m in received]
     assert kinds == ["welcome", "welcome", "peer-joined", "offer", "error", "pong", "peer-left"]
+
+
+@pytest.mark.parametrize(("query", "policy"), [
+    ("", "all"), ("?ice=relay", "relay"), ("?auto_delay=0&ice=relay&pace_ms=0", "relay"),
+    ("?ice=all", "all"), ("?ice=RELAY", "all"), ("?ice=", "all"), ("?nice=relay", "all"),
+])
+def test_the_page_asks_for_relay_only_ice_with_ice_relay_in_its_address(query: str,
+                                                                       policy: str) -> None:
+    from net import signalling
+
+    assert signalling.ice_transport_policy(query) == policy

@@ -10,6 +10,10 @@ serves). A page served from elsewhere names the helper in a meta tag of index.ht
 resolved against the page ("/signal", "../signal"). docs/online.md has the details.
 
 The page trusts the helper no more than a peer: `parse_server_message` checks every message.
+
+Relay only: a page opened with `?ice=relay` in its address (`ice_transport_policy`) lets WebRTC
+use TURN-relayed paths only, never a direct one: the other players then never learn this
+device's addresses, and it is how the tests prove that TURN works on its own.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import json
 import re
 import secrets
 from typing import Any, Protocol
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urljoin, urlsplit, urlunsplit
 
 PROTOCOL_VERSION = 1
 DEFAULT_PATH = "/signal"
@@ -59,6 +63,13 @@ def signal_url(page_url: str, setting: str | None = None) -> str:
         raise SignallingError(f"an https page reaches the helper over wss:// only, not {setting!r}")
     # A bare origin ("https://signal.example.org") means the helper's usual path there.
     return urlunsplit((scheme, parts.netloc, parts.path or DEFAULT_PATH, parts.query, ""))
+
+
+def ice_transport_policy(query: str) -> str:
+    """RTCPeerConnection's `iceTransportPolicy` for a page whose address has this query string
+    (`location.search`): "relay" with `ice=relay`, else "all" (any other value is ignored)."""
+    values = parse_qs(query.lstrip("?")).get("ice", [])
+    return "relay" if values and values[-1] == "relay" else "all"
 
 
 class _Element(Protocol):

@@ -1,7 +1,7 @@
 """Online rooms in real browsers over real WebRTC on this machine: a room made from the setup
 screen, friends joining by its link, whole games played by mouse to the end (with a computer
-seat run by the host), a spectator, a guest reloading mid-turn back in its seat, and forged
-messages refused by every page.
+seat run by the host), a spectator, a guest reloading mid-turn back in its seat, forged
+messages refused by every page, and a guest whose offer was lost calling the host again.
 
 WebRTC needs a non-loopback network interface here (docs/online.md, runtime notes): with only
 a loopback interface Chromium gathers no candidates and these tests are skipped.
@@ -222,3 +222,41 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
     assert facts(watcher)["over"]
     for page in (host, yellow, blue, watcher):
         assert page.errors == []
+
+
+def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
+                                                            server_url: str) -> None:
+    # The helper refuses a relay while its Redis is away, or the instance holding the host dies
+    # with the offer in flight: here the guest's first offer simply never reaches the helper.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    dropped: list[str] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and not dropped \
+                    and json.loads(message).get("type") == "offer":
+                dropped.append(message)
+                return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    context = browser.new_context()
+    context.route_web_socket("**/signal", route)
+    guest = context.new_page()
+    guest.errors = []
+    guest.on("pageerror", lambda e: guest.errors.append(str(e)))
+    guest.goto(link)
+    guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    # rtc.CALL_AGAIN_S (20 s) after the lost call, the guest calls again and gets through
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected === true",
+                            timeout=90_000)
+    assert len(dropped) == 1
+    guest.wait_for_selector("#screen-room:not([hidden]) #room-seats li", timeout=60_000)
+    guest.fill("#room-name", "Yusuf")
+    guest.click("button.take[data-seat='yellow']")
+    guest.wait_for_function("JSON.parse(window.ludo.online()).seat === 'yellow'")
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    assert host.errors == [] and guest.errors == []

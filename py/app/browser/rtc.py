@@ -27,6 +27,10 @@ from net import signalling
 
 PING_FALLBACK_S = 240
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
+# A guest's link to the host that has not opened this long after the call is called again: an
+# offer, answer or candidate can be lost (the helper refused it as `unavailable` while its
+# Redis was away, or the instance that held the host died in between).
+CALL_AGAIN_S = 20
 
 
 def _js(value: Any) -> Any:
@@ -49,6 +53,7 @@ class Signal:
         self.socket: Any = None
         self.peer: str | None = None  # our id in the room
         self.ice_servers: list[Any] = []
+        self.ice_policy = signalling.ice_transport_policy(str(window.location.search))
         self.proxies: list[Any] = []
         self.ping_timer: Any = None
         self.attempt = 0
@@ -128,7 +133,7 @@ class Link:
                  closed: Callable[[str], None]) -> None:
         self.signal, self.peer = signal, peer
         self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
-        config = {"iceServers": signal.ice_servers}
+        config = {"iceServers": signal.ice_servers, "iceTransportPolicy": signal.ice_policy}
         self.pc = window.RTCPeerConnection.new(_js(config))
         self.channel: Any = None
         self.proxies: list[Any] = []
@@ -257,7 +262,14 @@ class Transport:
         if self.host is not None and self.host != peer and self.host in self.links:
             self.links[self.host].close()
         self.host = peer
-        self._link(peer, calls=True)
+        link = self._link(peer, calls=True)
+        window.setTimeout(create_proxy(lambda *_: self._check_call(link)), CALL_AGAIN_S * 1000)
+
+    def _check_call(self, link: Link) -> None:
+        """Call the host again if this call is still the current one and never opened."""
+        current = self.links.get(link.peer) is link and self.host == link.peer
+        if current and not link.is_open and not link.done and self.signal.peer is not None:
+            self._call_host(link.peer)
 
     def on_signal(self, message: dict[str, Any]) -> None:
         kind = message["type"]
