@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[0] = str(ROOT)  # not bench/: its signal.py would shadow the standard library's
+sys.path[0] = str(ROOT)  # the repository's packages (server, py) rather than bench/
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 

@@ -326,7 +326,7 @@ class Batch:
 
     Under load a relay then waits for the pipeline in flight rather than for a free connection:
     with a command each, a thousand relays a second on a busy machine held every connection of
-    the pool and callers timed out waiting for one (bench/signal.py, docs/online.md)."""
+    the pool and callers timed out waiting for one (bench/signalling.py, docs/online.md)."""
 
     def __init__(self, client: aioredis.Redis, script: Any, keys: int = 1) -> None:
         self.client, self.script, self.keys = client, script, keys

@@ -1,8 +1,8 @@
 """Signalling helper benchmark: many concurrent WebSocket peers on one helper, on loopback.
 
-    python3 bench/signal.py [--peers 1000] [--room-size 4] [--rate 2] [--seconds 10]
+    python3 bench/signalling.py [--peers 1000] [--room-size 4] [--rate 2] [--seconds 10]
                             [--burst 5]
-    python3 bench/signal.py --instances 3 [--peers 3000] [--rate 1] [--no-baseline] ...
+    python3 bench/signalling.py --instances 3 [--peers 3000] [--rate 1] [--no-baseline] ...
 
 Starts `python -m server --signal-only` on 127.0.0.1 (a free port) in a child process, connects
 `--peers` WebSocket clients from this process and joins them to rooms of `--room-size`, then:
@@ -27,9 +27,6 @@ Then, unless `--no-baseline`, it runs the same load on one instance without Redi
 Everything is loopback, bounded in count (at most 5000 peers) and in time (an overall limit
 stops the run), and the helper is stopped at the end. The goal for issue 14 is a steady p99
 below 20 ms with 1000 peers in rooms of 4.
-
-The file shares its name with the standard library's `signal` module, which asyncio imports:
-run as a script, this directory would come first on sys.path, so it is taken off first.
 """
 
 from __future__ import annotations
@@ -37,9 +34,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-ROOT = _HERE.parent
+ROOT = Path(__file__).resolve().parent.parent
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
