@@ -159,9 +159,17 @@ def test_value_chips_show_each_value_as_a_die_with_its_state() -> None:
     html = panel.dice_html(scene_, selected="3")
     assert html.count('class="mini-die"') == 4
     assert html.count(" disabled") == 2  # used and stranded cannot be picked
-    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stranded"' in html
+    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stuck"' in html
     assert 'aria-pressed="true"' not in html  # a stranded value is never the picked one
     assert panel.dice_html(scene_, selected="crown").count('aria-pressed="true"') == 1
+    # chips carry their value as choices name it; of two 6s the one left to play is pressed
+    six = panel.dice_html(scene_, selected="6")
+    assert six.count('aria-pressed="true"') == 1 and 'data-value="6" data-index="1" ' \
+        'aria-pressed="true"' in six
+    # not this person's turn to play: nothing can be pressed
+    assert panel.dice_html(scene_, "6", enabled=False).count(" disabled") == 4
+    told = _scene_with_dice(DieView(5, "5, to play", "playable"), DieView(2, "2, played", "used"))
+    assert 'aria-label="5, to play"' in panel.dice_html(told, None)
     assert panel.dice_html(_scene_with_dice(DieView(4, "4")), None) == ""
 
 

@@ -231,6 +231,9 @@ class Controller:
             return False
         self.selected, self.picker = None, []
         self.screen.happened(events)
+        notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
+        if notices:  # a turn undone or cancelled: said over the board too, not only in words
+            self.screen.show_notice(" ".join(notices))
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():
@@ -279,12 +282,21 @@ class Controller:
             self.act_as_person(shown[int(button.dataset.choice)].action)
 
     def on_chip(self, event: Any) -> None:
+        """A value chip: it picks the value the next token plays -- or, when a tapped token
+        has several values offered (the picker), plays that token with this value."""
         chip = event.target.closest("button[data-value]")
-        if not is_none(chip):
-            value = str(chip.dataset.value)
-            self.selected = None if self.selected == value else value
-            self.picker = []
-            self.draw()
+        if is_none(chip) or chip.disabled:
+            return
+        value = str(chip.dataset.value)
+        fits = [c for c in self.picker if c.value == value]
+        if len(fits) == 1:
+            self.act_as_person(fits[0].action)
+            return
+        self.selected = None if self.selected == value else value
+        self.picker = fits if self.selected is not None else []
+        self.draw()
+        if self.selected is not None:  # on to the tokens that can play it (keyboard too)
+            self.screen.focus_first("#board .token.movable, #choices button")
 
     def on_details(self, event: Any) -> None:
         details = el("details")
