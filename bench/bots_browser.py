@@ -1,6 +1,7 @@
 """Computer players inside the browser: decision time per level and the longest main-thread task.
 
     .venv/bin/python bench/bots_browser.py [--decisions 150] [--level hard]
+        [--rules gilgiti] [--teams]
 
 Four computers of one level play on the real page (pace 0, so they act back to back) until
 ``--decisions`` choices between several moves have been made.  Each decision leaves a User
@@ -39,7 +40,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(base_url: str, level: str, decisions: int, timeout_s: float) -> dict[str, object]:
+def run(base_url: str, level: str, decisions: int, timeout_s: float, rules: str | None = None,
+        teams: bool = False) -> dict[str, object]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable(),
                                              args=list(CHROMIUM_ARGS))
@@ -47,9 +49,13 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float) -> dict[str
             page = browser.new_page()
             page.goto(base_url + "?auto_delay=0&pace_ms=0#home")
             page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
+            if rules:
+                page.check(f'input[name="rules"][value="{rules}"]')
             for colour in ("red", "green", "yellow", "blue"):
                 page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
                 page.select_option(f'[name="kind-{colour}"]', level)
+            if teams:
+                page.locator('input[name="option-teams"]').set_checked(True)
             page.locator("#opt-timer").set_checked(False)
             page.evaluate(OBSERVE_LONG_TASKS)
             page.click("#btn-start")
@@ -71,7 +77,8 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float) -> dict[str
             long_tasks = page.evaluate("window.__longTasks")
         finally:
             browser.close()
-    result: dict[str, object] = {"level": level, "move_decisions": len(measures),
+    result: dict[str, object] = {"rules": rules or "default", "teams": teams, "level": level,
+                                 "move_decisions": len(measures),
                                  "games": games, "long_tasks_over_50ms": len(long_tasks),
                                  "longest_task_ms": round(max(long_tasks), 1) if long_tasks
                                  else None}
@@ -87,13 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
     parser.add_argument("--decisions", type=int, default=150)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds of play at most")
+    parser.add_argument("--rules", help="the rule set to play (default: the form's first)")
+    parser.add_argument("--teams", action="store_true", help="four seats in two teams")
     parser.add_argument("--url", help="base URL of a running server (default: start one)")
     args = parser.parse_args(argv)
     with ExitStack() as stack:
         base_url = args.url or stack.enter_context(running_server(ROOT))
         if not base_url.endswith("/"):
             base_url += "/"
-        print(json.dumps(run(base_url, args.level, args.decisions, args.timeout)))
+        print(json.dumps(run(base_url, args.level, args.decisions, args.timeout, args.rules,
+                             args.teams)))
     return 0
 
 
