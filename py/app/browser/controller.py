@@ -239,7 +239,7 @@ class Controller:
             if t.local_person_to_act():
                 self.sound.vibrate([35])
         self.save()
-        self.auto.cancel()
+        self.schedule(draw=False)  # first, so that the one draw below shows what is due
         self.draw()
         # rolls, moves, captures, unlocks and turn changes, then what to do next
         self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
@@ -248,7 +248,6 @@ class Controller:
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
-        self.schedule()
         return True
 
     def act_as_person(self, action: Action) -> None:
@@ -306,12 +305,12 @@ class Controller:
 
     # -- automatic moves, computers and the clock -------------------------------------------
 
-    def schedule(self) -> None:
+    def schedule(self, draw: bool = True) -> None:
         """Set one timer for the next automatic action the table says is due."""
         pace = self.pace_override if self.pace_override is not None \
             else setup.PACES[self.settings["pace"]]
         due = self.auto.schedule(None if self.persist.passive else self.table, pace)
-        if due is not None and due.kind != "timeout":
+        if draw and due is not None and due.kind != "timeout":
             self.draw()  # the die is disabled while something plays by itself
 
     def tick(self) -> None:
