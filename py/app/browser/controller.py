@@ -294,7 +294,9 @@ class Controller:
         self.selected = None if self.selected == value else value
         self.picker = fits if self.selected is not None else []
         self.draw()
-        if self.selected is not None:  # on to the tokens that can play it (keyboard too)
+        if self.selected is not None and (event.detail or 0) == 0:
+            # pressed by keyboard: on to the tokens that can play it (a mouse or a finger
+            # goes there by itself, and a focus ring would look like a token picked)
             self.screen.focus_first("#board .token.movable, #choices button")
 
     def on_details(self, event: Any) -> None:
