@@ -1,11 +1,13 @@
 """Computer players inside the browser: decision time per level and the longest main-thread task.
 
-    .venv/bin/python -m bench.bots_browser [--decisions 150] [--level hard] [--rules royal]
+    .venv/bin/python bench/bots_browser.py [--decisions 150] [--level hard]
+        [--rules gilgiti] [--teams]
 
 Four computers of one level play on the real page (pace 0, so they act back to back) until
 ``--decisions`` choices between several moves have been made.  Each decision leaves a User
-Timing entry ``ludo:decision:<level>:<phase>`` (py/app/controller.py); long tasks (> 50 ms)
-are collected with a PerformanceObserver.  Prints one JSON line.
+Timing entry ``ludo:decision:<level>:<phase>`` (py/app/browser/autoplay.py); long tasks
+(> 50 ms) are collected with a PerformanceObserver, all of them and those once play began (the
+first decision; before it, the start button sets the table up).  Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ OBSERVE_LONG_TASKS = """
 () => {
   window.__longTasks = [];
   new PerformanceObserver(list => {
-    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    for (const entry of list.getEntries())
+      window.__longTasks.push([entry.startTime, entry.duration]);
   }).observe({type: "longtask", buffered: false});
 }
 """
@@ -39,8 +42,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(base_url: str, level: str, decisions: int, timeout_s: float,
-        rules: str = "courtyard") -> dict[str, object]:
+def run(base_url: str, level: str, decisions: int, timeout_s: float, rules: str | None = None,
+        teams: bool = False) -> dict[str, object]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable(),
                                              args=list(CHROMIUM_ARGS))
@@ -48,11 +51,13 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float,
             page = browser.new_page()
             page.goto(base_url + "?auto_delay=0&pace_ms=0#home")
             page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
-            page.check(f'input[name="rules"][value="{rules}"]')
-            page.check('input[name="players"][value="4"]')
+            if rules:
+                page.check(f'input[name="rules"][value="{rules}"]')
             for colour in ("red", "green", "yellow", "blue"):
                 page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
                 page.select_option(f'[name="kind-{colour}"]', level)
+            if teams:
+                page.locator('input[name="option-teams"]').set_checked(True)
             page.locator("#opt-timer").set_checked(False)
             page.evaluate(OBSERVE_LONG_TASKS)
             page.click("#btn-start")
@@ -72,13 +77,20 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float,
                     page.click("#winner-rematch")
                     games += 1
             long_tasks = page.evaluate("window.__longTasks")
+            # the first decision's start: tasks before it set the table up (the start button)
+            first = page.evaluate("Math.min(...performance.getEntriesByType('measure')"
+                                  ".filter(m => m.name.startsWith('ludo:decision:'))"
+                                  ".map(m => m.startTime))")
         finally:
             browser.close()
-    result: dict[str, object] = {"rules": rules, "level": level,
+    result: dict[str, object] = {"rules": rules or "default", "teams": teams, "level": level,
                                  "move_decisions": len(measures),
                                  "games": games, "long_tasks_over_50ms": len(long_tasks),
-                                 "longest_task_ms": round(max(long_tasks), 1) if long_tasks
-                                 else None}
+                                 "longest_task_ms": round(max(d for _, d in long_tasks), 1)
+                                 if long_tasks else None}
+    in_play = [d for start, d in long_tasks if start >= first]
+    result.update(long_tasks_in_play=len(in_play),
+                  longest_task_in_play_ms=round(max(in_play), 1) if in_play else None)
     if measures:
         result.update(decision_median_ms=round(statistics.median(measures), 1),
                       decision_p95_ms=round(percentile(measures, 0.95), 1),
@@ -91,16 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
     parser.add_argument("--decisions", type=int, default=150)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds of play at most")
-    parser.add_argument("--rules", default="courtyard",
-                        help="the rule set to play (courtyard, classic, royal, gilgiti)")
+    parser.add_argument("--rules", help="the rule set to play (default: the form's first)")
+    parser.add_argument("--teams", action="store_true", help="four seats in two teams")
     parser.add_argument("--url", help="base URL of a running server (default: start one)")
     args = parser.parse_args(argv)
     with ExitStack() as stack:
         base_url = args.url or stack.enter_context(running_server(ROOT))
         if not base_url.endswith("/"):
             base_url += "/"
-        print(json.dumps(run(base_url, args.level, args.decisions, args.timeout,
-                                    args.rules)))
+        print(json.dumps(run(base_url, args.level, args.decisions, args.timeout, args.rules,
+                             args.teams)))
     return 0
 
 

@@ -95,6 +95,17 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
     rolled = ", ".join(d.label for d in scene.dice if d.state in ("rolled", "playable"))
+    if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
+        left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
+        stuck = [str(d.value) for d in scene.dice if d.state == "stranded"]
+        rolled = " and ".join(left) + (f" (no move for {' and '.join(stuck)} now)"
+                                       if stuck else "")
+        if waiting or table.auto() is not None:
+            return f"To play: {rolled}. The only move plays by itself (or tap its token)."
+        if any(c.pieces for c in options):
+            return (f"To play: {rolled}. Pick a value, then a glowing token (or a token, "
+                    "then a value); arrow keys move among the tokens, Enter plays.")
+        return f"To play: {rolled}. Choose one of the moves below." if options else ""
     if waiting or table.auto() is not None:
         return f"You rolled {rolled}: the only move plays by itself (or tap its token)."
     if any(c.pieces for c in options):
@@ -110,11 +121,31 @@ def seats_html(table: Table, scene: Scene) -> str:
             cls += " out"
         label = agent_label(table, seat.colour)
         extra = f" <span class='muted'>({escape(label.split(', ')[-1])})</span>" if label else ""
-        team = f" · team {escape(seat.team)}" if seat.team else ""
+        team = team_html(scene, seat.team)
         items.append(f'<li class="{cls.strip()}" data-colour="{seat.colour}">'
                      f'{badge(table, seat.colour)}{extra}'
                      f'<span class="meta">{escape(" · ".join(seat.facts))}{team}</span></li>')
     return "".join(items)
+
+
+def team_html(scene: Scene, team: str | None) -> str:
+    """A seat's team: its colours' swatches (the partners') and its name."""
+    if not team:
+        return ""
+    colours = [s.colour for s in scene.seats if s.team == team]
+    swatches = "".join(f'<span class="swatch mini {c}" aria-hidden="true">'
+                       f'{LETTER.get(c, "?")}</span>' for c in colours)
+    return f' · <span class="team" data-team="{escape(team)}">{swatches}team {escape(team)}</span>'
+
+
+def winners_team(scene: Scene) -> str | None:
+    """The team that won, when the winners are exactly one team's seats."""
+    teams = {s.team for s in scene.seats if s.colour in scene.winners}
+    if len(teams) != 1 or None in teams:
+        return None
+    team = teams.pop()
+    members = {s.colour for s in scene.seats if s.team == team}
+    return team if members == set(scene.winners) else None
 
 
 def pod_html(table: Table, scene: Scene, colour: str) -> str:
@@ -151,23 +182,36 @@ def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] |
     return "".join(buttons)
 
 
-def dice_html(scene: Scene, selected: str | None) -> str:
+def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:
     """Value chips for a turn with several values: which are used, playable or stranded.
 
-    A chip is a small die face; pressing one picks the value the next piece plays."""
+    A chip is a small die face; pressing one picks the value the next piece plays
+    (``selected``, a value as :class:`~ludo.Choice` names it). Two chips of one value
+    are one choice: the first that can still be played shows pressed. ``enabled``
+    False (not this person's turn to play) shows them all without a press."""
     if len(scene.dice) < 2:
         return ""
     chips = []
+    pressed_one = False
     for i, die in enumerate(scene.dice):
-        usable = die.state in ("playable", "unused", "rolled")
-        pressed = "true" if selected == die.label and usable else "false"
+        usable = enabled and die.state in ("playable", "unused")
+        pressed = usable and not pressed_one and selected == str(die.value)
+        pressed_one = pressed_one or pressed
+        word = CHIP_WORDS.get(die.state, die.state)
+        # a label that is only the value gets the state said after it
+        spoken = die.label if die.label != str(die.value) else f"{die.label}, {word}"
         chips.append(
-            f'<button type="button" class="chip chip-{die.state}" data-value="{escape(die.label)}"'
-            f' data-index="{i}" aria-pressed="{pressed}"'
+            f'<button type="button" class="chip chip-{die.state}"'
+            f' data-value="{escape(str(die.value))}" data-index="{i}"'
+            f' aria-pressed="{"true" if pressed else "false"}"'
             + ("" if usable else " disabled")
-            + f' aria-label="{escape(die.label)}, {die.state}">{mini_die(die.value)}'
-            f'<span class="chip-state" aria-hidden="true">{escape(die.state)}</span></button>')
+            + f' aria-label="{escape(spoken)}">{mini_die(die.value)}'
+            f'<span class="chip-state" aria-hidden="true">{escape(word)}</span></button>')
     return "".join(chips)
+
+
+CHIP_WORDS = {"used": "played", "playable": "to play", "stranded": "stuck", "rolled": "rolled"}
+"""The word under a value chip (its label says the same to a screen reader)."""
 
 
 def details_seats_html(table: Table, scene: Scene) -> str:
@@ -240,7 +284,12 @@ def winner_text(table: Table) -> tuple[str, str]:
         return "The game has ended", "Nobody won this match. Play again with the same seats?"
     names = " and ".join(table.name(s) for s in won)
     verb = "win" if len(won) > 1 else "wins"
-    finished = {s.colour for s in table.scene().seats if s.status == "finished"}
+    scene = table.scene()
+    team = winners_team(scene)
+    if team is not None:
+        return (f"Team {team} wins!",
+                f"{names} got all their tokens home. Play again with the same seats?")
+    finished = {s.colour for s in scene.seats if s.status == "finished"}
     if set(won) <= finished:
         how = "got all their tokens home" if len(won) > 1 else "got all four tokens home"
     else:
@@ -263,7 +312,8 @@ def standings_html(table: Table) -> str:
         facts = (("winner",) if seat.colour in won else ()) + seat.facts
         items.append(f'<li class="{"won" if seat.colour in won else seat.status}">'
                      f'{badge(table, seat.colour)}'
-                     f'<span class="meta">{escape(" · ".join(facts))}</span></li>')
+                     f'<span class="meta">{escape(" · ".join(facts))}'
+                     f'{team_html(scene, seat.team)}</span></li>')
     return "".join(items)
 
 

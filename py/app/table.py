@@ -114,6 +114,10 @@ class Table:
         # every action's events, with the seat whose turn it was: what the move log tells
         self.history: list[tuple[str | None, list[dict[str, Any]]]] = []
         self.told: list[str] = []  # the sentences of the last action
+        # the scene and choices of the position they were made for (positions are immutable
+        # values, so one drawn several times per action is worked out once)
+        self._scene: tuple[Any, Scene] | None = None
+        self._choices: tuple[Any, list[Choice]] | None = None
 
     @classmethod
     def restore(cls, session: Session, states: list[Any], events: list[list[dict[str, Any]]],
@@ -184,7 +188,10 @@ class Table:
         return is_chance(self.state)
 
     def scene(self) -> Scene:
-        return scene(self.state)
+        made = self._scene
+        if made is None or made[0] is not self.state:
+            made = self._scene = (self.state, scene(self.state))
+        return made[1]
 
     def winners(self) -> tuple[str, ...]:
         return winners(self.state)
@@ -199,7 +206,10 @@ class Table:
         """What ``seat`` may click now: nothing unless it is the seat to act."""
         if seat is None or self.over or seat != self.seat_to_act:
             return []
-        return choices(self.state)
+        made = self._choices
+        if made is None or made[0] is not self.state:
+            made = self._choices = (self.state, choices(self.state))
+        return list(made[1])
 
     def quitters(self) -> list[str]:
         """The seats a person at this device may make quit: the local people's own seats.

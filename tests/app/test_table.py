@@ -241,3 +241,18 @@ def test_a_remote_agent_cannot_act_out_of_turn_or_cheat(script, seed) -> None:
         while not table.over and table.seat_to_act == "red":
             table.submit("red", Action("roll") if table.rolling
                          else legal_actions(table.state)[0], T0)
+
+
+def test_the_scene_and_choices_follow_the_position_and_are_made_once_per_position() -> None:
+    from ludo import choices, scene
+
+    table = _table("gilgiti", seats=("red", "green"))
+    seat = table.seat_to_act
+    first = table.scene()
+    assert table.scene() is first and first == scene(table.state)
+    assert table.choices_for(seat) == choices(table.state)
+    table.choices_for(seat).clear()  # a caller's list is its own
+    assert table.choices_for(seat) == choices(table.state)
+    table.submit(seat, Action("roll"), T0)
+    assert table.scene() is not first and table.scene() == scene(table.state)
+    assert table.choices_for(table.seat_to_act) == choices(table.state)

@@ -159,9 +159,17 @@ def test_value_chips_show_each_value_as_a_die_with_its_state() -> None:
     html = panel.dice_html(scene_, selected="3")
     assert html.count('class="mini-die"') == 4
     assert html.count(" disabled") == 2  # used and stranded cannot be picked
-    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stranded"' in html
+    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stuck"' in html
     assert 'aria-pressed="true"' not in html  # a stranded value is never the picked one
     assert panel.dice_html(scene_, selected="crown").count('aria-pressed="true"') == 1
+    # chips carry their value as choices name it; of two 6s the one left to play is pressed
+    six = panel.dice_html(scene_, selected="6")
+    assert six.count('aria-pressed="true"') == 1 and 'data-value="6" data-index="1" ' \
+        'aria-pressed="true"' in six
+    # not this person's turn to play: nothing can be pressed
+    assert panel.dice_html(scene_, "6", enabled=False).count(" disabled") == 4
+    told = _scene_with_dice(DieView(5, "5, to play", "playable"), DieView(2, "2, played", "used"))
+    assert 'aria-label="5, to play"' in panel.dice_html(told, None)
     assert panel.dice_html(_scene_with_dice(DieView(4, "4")), None) == ""
 
 
@@ -288,3 +296,52 @@ def test_the_move_log_tells_a_finished_turn_once() -> None:
     seat, _ = history[-1]
     longer = history + [(seat, [{"type": "rolled", "seat": seat, "value": 4}])]
     assert panel.log_html(table, longer, cache=cache) == panel.log_html(table, longer)
+
+
+def _gilgiti_table(teams: bool = False, **fields) -> Table:
+    """A table at a Gilgiti position written in its notation (seats all people here)."""
+    from app.savegame import Session
+    from ludo import Record
+
+    data = {"format": "courtyard-ludo/position", "version": 1, "rules": "gilgiti",
+            "seats": list(COLOURS), "teams": teams, "turn": "red", "phase": "roll",
+            "rolled": [], "unplayed": [], "tokens": {c: ["yard"] * 4 for c in COLOURS},
+            "turn_start": None, "resting": [], "timeouts": {c: 0 for c in COLOURS},
+            "quit": None, "winners": [], "rng": "0123456789abcdef"}
+    data.update(fields)
+    state = parse_position(json.dumps(data))
+    record = Record("gilgiti", COLOURS, 1, (), (("teams", True),) if teams else ())
+    return Table(Session(record, timer=False), [state])
+
+
+def test_a_turn_of_several_values_prompts_with_what_is_left_and_what_is_stuck() -> None:
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [3, "yard", "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 5], unplayed=[5, 6], tokens=tokens,
+                           turn_start=tokens)
+    sc = table.scene()
+    options = table.choices_for("red")
+    text = panel.prompt(table, sc, options)
+    assert text.startswith("To play: 6 and 5.") and "Pick a value, then a glowing token" in text
+    chips = panel.dice_html(sc, "5")
+    assert chips.count("<button") == 2 and 'data-value="5"' in chips
+    assert chips.count('aria-pressed="true"') == 1
+    # the choices a chip keeps: the ones naming its value
+    assert {c.value for c in options} == {"5", "6"}
+
+
+def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None:
+    home = {c: ["home"] * 4 for c in COLOURS}
+    home["green"] = [5, "yard", "yard", "yard"]
+    home["blue"] = [30, "yard", "yard", "yard"]
+    table = _gilgiti_table(teams=True, phase="over", tokens=home, winners=["red", "yellow"])
+    sc = table.scene()
+    seats = panel.seats_html(table, sc)
+    assert seats.count('data-team="Red + Yellow"') == 2
+    assert seats.count('class="swatch mini red"') == 2  # beside red and beside yellow
+    title, text = panel.winner_text(table)
+    assert title == "Team Red + Yellow wins!" and text.startswith("Red and Yellow got all")
+    assert panel.standings_html(table).count('data-team="Red + Yellow"') == 2
+    alone = _gilgiti_table(phase="over", tokens=home, winners=["red"])
+    assert panel.winner_text(alone)[0] == "Red wins!"
+    assert panel.team_html(alone.scene(), None) == ""

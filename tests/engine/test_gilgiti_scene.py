@@ -159,6 +159,9 @@ def test_rollback_and_team_sentences():
     _, events = apply(start, mv("red", 0, 2))
     (back,) = [e for e in events if e["type"] == "rolled_back"]
     assert describe("gilgiti", back, {}) == "Red is stuck with a 6 — the whole turn goes back."
+    # a turn that goes back is a notice on screen; the undone play hops nowhere
+    assert back["notice"] is True
+    assert all("path" not in e for e in events)
     nothing = {"type": "rolled_back", "seat": "green", "values": [3], "played": 0}
     assert describe("gilgiti", nothing, {}) == ("Green has no legal move with a 3 — the turn "
                                                 "passes.")
@@ -188,3 +191,22 @@ def test_the_rules_page_and_the_leave_dialog_use_the_seeds_words():
     assert GILGITI.leave.title == "Leave this game?"
     assert GILGITI.leave.ends_match is True
     assert GILGITI.title == "Gilgiti" and GILGITI.timer_default is False
+
+
+def test_plays_carry_their_pieces_and_paths_and_notices_mark_an_undone_turn():
+    start = gload(phase="move", rolled=[6, 3], tokens={"red": ["yard", 2, "yard", "yard"]})
+    after, events = apply(start, mv("red", 0, 6))
+    (entered,) = [e for e in events if e["type"] == "entered"]
+    assert entered["pieces"] == ["red-0"] and entered["path"] == ["red-yard-0", "0"]
+    _, events = apply(after, mv("red", 1, 3))
+    (moved,) = [e for e in events if e["type"] == "moved"]
+    assert moved["pieces"] == ["red-1"] and moved["path"] == ["2", "3", "4", "5"]
+    into_lane = gload(phase="move", rolled=[4], tokens={"red": [49, "yard", "yard", "yard"]})
+    _, events = apply(into_lane, mv("red", 0, 4))
+    assert events[0]["path"] == ["49", "50", "red-lane-1", "red-lane-2", "red-lane-3"]
+    # a roll with nothing to play passes quietly; three 6s are a notice
+    _, events = apply(gload(), roll(3))
+    (back,) = [e for e in events if e["type"] == "rolled_back"]
+    assert back["played"] == 0 and back["notice"] is False
+    _, events = play(gload(), roll(6), roll(6), roll(6))
+    assert [e for e in events if e.get("notice")][0]["type"] == "three_sixes"

@@ -81,7 +81,18 @@ class Autoplay:
             name = f"ludo:decision:{t.kind(seat)}:{'roll' if t.rolling else 'move'}"
             window.performance.measure(name, js({"start": started,
                                                  "end": float(window.performance.now())}))
-            self.thinking = None
-            self.act(seat, done.value)
+            # the move is played in a task of its own: this slice and the redraw that
+            # follows the move never add up to one long task
+            decision = done.value  # (the except clause's name is gone once it ends)
+            window.setTimeout(keep(lambda *_: self.decided(thinking, version, seat,
+                                                           decision)), 0)
             return
         window.setTimeout(keep(lambda *_: self.think(thinking, version, started)), 0)
+
+    def decided(self, thinking: Any, version: int, seat: str, action: Action) -> None:
+        """Play a computer's decision, unless the position changed since it was asked."""
+        t = self.table
+        if self.thinking is not thinking or t is None or t.version != version:
+            return
+        self.thinking = None
+        self.act(seat, action)

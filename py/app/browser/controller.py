@@ -231,12 +231,15 @@ class Controller:
             return False
         self.selected, self.picker = None, []
         self.screen.happened(events)
+        notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
+        if notices:  # a turn undone or cancelled: said over the board too, not only in words
+            self.screen.show_notice(" ".join(notices))
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():
                 self.sound.vibrate([35])
         self.save()
-        self.auto.cancel()
+        self.schedule(draw=False)  # first, so that the one draw below shows what is due
         self.draw()
         # rolls, moves, captures, unlocks and turn changes, then what to do next
         self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
@@ -245,7 +248,6 @@ class Controller:
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
-        self.schedule()
         return True
 
     def act_as_person(self, action: Action) -> None:
@@ -279,12 +281,23 @@ class Controller:
             self.act_as_person(shown[int(button.dataset.choice)].action)
 
     def on_chip(self, event: Any) -> None:
+        """A value chip: it picks the value the next token plays -- or, when a tapped token
+        has several values offered (the picker), plays that token with this value."""
         chip = event.target.closest("button[data-value]")
-        if not is_none(chip):
-            value = str(chip.dataset.value)
-            self.selected = None if self.selected == value else value
-            self.picker = []
-            self.draw()
+        if is_none(chip) or chip.disabled:
+            return
+        value = str(chip.dataset.value)
+        fits = [c for c in self.picker if c.value == value]
+        if len(fits) == 1:
+            self.act_as_person(fits[0].action)
+            return
+        self.selected = None if self.selected == value else value
+        self.picker = fits if self.selected is not None else []
+        self.draw()
+        if self.selected is not None and (event.detail or 0) == 0:
+            # pressed by keyboard: on to the tokens that can play it (a mouse or a finger
+            # goes there by itself, and a focus ring would look like a token picked)
+            self.screen.focus_first("#board .token.movable, #choices button")
 
     def on_details(self, event: Any) -> None:
         details = el("details")
@@ -294,12 +307,12 @@ class Controller:
 
     # -- automatic moves, computers and the clock -------------------------------------------
 
-    def schedule(self) -> None:
+    def schedule(self, draw: bool = True) -> None:
         """Set one timer for the next automatic action the table says is due."""
         pace = self.pace_override if self.pace_override is not None \
             else setup.PACES[self.settings["pace"]]
         due = self.auto.schedule(None if self.persist.passive else self.table, pace)
-        if due is not None and due.kind != "timeout":
+        if draw and due is not None and due.kind != "timeout":
             self.draw()  # the die is disabled while something plays by itself
 
     def tick(self) -> None:

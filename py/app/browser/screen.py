@@ -19,13 +19,15 @@ from ludo import Choice, Scene, board
 
 from .. import panel, setup, view
 from ..table import Table
-from .dom import el, js
+from .dom import el, js, keep
 from .sound import Sound
 
 CORNERS = ("tl", "tr", "bl", "br")
 ROLL_MS = 420
 SLIDE_MS = 260
 KNOCK_MS = 380
+NOTICE_MS = 4000  # how long a notice stays over the board
+NOTICE_IN_MS = 350
 LOW_SECONDS = 10  # the clock turns red, and warns off the table
 
 
@@ -45,6 +47,8 @@ class Screen:
         self.last: tuple[str, ...] = ()  # the last move's path
         self.motion: list[dict[str, Any]] = []  # events not yet shown moving
         self.rolled = False  # a roll not yet shown tumbling
+        self.notice_timer: Any = None
+        self.hide_notice_js = keep(self._hide_notice)  # one proxy for the page's life
 
     @staticmethod
     def table_shown() -> bool:
@@ -206,7 +210,7 @@ class Screen:
         el("die-hint").textContent = prompt
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
         self._write("choices", panel.choice_buttons_html(buttons, pieces))
-        self._write("dice", panel.dice_html(scene, selected))
+        self._write("dice", panel.dice_html(scene, selected, bool(options)))
         self._write("seats", panel.seats_html(table, scene))
         if not el("details").hidden:
             el("details-seats").innerHTML = panel.details_seats_html(table, scene)
@@ -291,6 +295,25 @@ class Screen:
             link.classList.toggle("low", low)
 
     # -- words, focus, dialogs ---------------------------------------------------------------
+
+    def show_notice(self, text: str) -> None:
+        """A sentence a player must not miss (a turn undone), over the board for a while."""
+        box = el("board-notice")
+        box.textContent = text
+        box.hidden = False
+        if self.notice_timer is not None:
+            window.clearTimeout(self.notice_timer)
+        if not self.reduced_motion:
+            box.animate(js([{"transform": "translate(-50%, -50%) scale(.6)", "opacity": 0},
+                            {"transform": "translate(-50%, -50%) scale(1.08)", "opacity": 1,
+                             "offset": 0.6},
+                            {"transform": "translate(-50%, -50%) scale(1)", "opacity": 1}]),
+                        js({"duration": NOTICE_IN_MS, "easing": "ease-out"}))
+        self.notice_timer = window.setTimeout(self.hide_notice_js, NOTICE_MS)
+
+    def _hide_notice(self, *_: Any) -> None:
+        self.notice_timer = None
+        el("board-notice").hidden = True
 
     @staticmethod
     def announce(text: str) -> None:

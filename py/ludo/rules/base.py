@@ -38,7 +38,10 @@ events without knowing its rules:
   travel together, as :class:`Piece` names them) and ``path`` (the :class:`Cell`
   ids they pass through, from where they start to where they stop, both
   included). A screen moves them along it; a piece that changes place without
-  such an event (one sent back by a capture) is shown going straight there.
+  such an event (one sent back by a capture) is shown going straight there;
+- an event with ``notice`` true is one a player must not miss (a whole turn
+  undone or cancelled): the screen shows its sentence as a notice over the
+  board, besides the log and the screen reader's announcement.
 """
 
 Names = Mapping[str, str]

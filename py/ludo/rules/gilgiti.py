@@ -38,7 +38,7 @@ from ..geometry import (
     TRACK_LENGTH,
     YARD,
 )
-from . import gilgiti_scene
+from . import cross, gilgiti_scene
 from .base import POSITION_FORMAT, Board, BotFeatures, Choice, Event, Help, Leave, Names, Option
 from .base import Scene as SceneView
 from .courtyard import SEATS_BY_PLAYERS, format_square, normalise_seats, parse_square
@@ -573,7 +573,7 @@ class GilgitiRules:
         if value == 6:
             if len(rolled) == SIXES_LIMIT:
                 if events is not None:
-                    events.append({"type": "three_sixes", "seat": turn})
+                    events.append({"type": "three_sixes", "seat": turn, "notice": True})
                 return self._pass(state._replace(rng=seed_state), tokens, resting, events)
             if events is not None:
                 events.append({"type": "roll_again", "seat": turn})
@@ -680,8 +680,13 @@ class GilgitiRules:
         """No value left can be played: the whole turn goes back to where it began."""
         if events is not None:
             played = len(state.rolled) - len(state.unplayed)
+            for event in events:  # this action's plays are undone: no hop ends where it went
+                event.pop("path", None)
+                if event["type"] in ("moved", "entered"):
+                    event.pop("pieces", None)
             events.append({"type": "rolled_back", "seat": state.turn,
-                           "values": list(state.unplayed), "played": played})
+                           "values": list(state.unplayed), "played": played,
+                           "notice": played > 0})
         assert state.start is not None  # the move phase always keeps its starting point
         return self._pass(state, state.start, state.resting, events)
 
@@ -740,6 +745,8 @@ class GilgitiRules:
             state = self._roll(state, None, events)
         while state.phase == "move" and state.turn == seat:
             state = self._play(state, self.timeout_choice(state), events)
+        if events is not None:
+            _join_paths(events)
         return state
 
     def _quit(self, state: State, seat: Any, events: list[Event] | None) -> State:
@@ -803,6 +810,48 @@ def _completable(tokens: tuple[tuple[int, ...], ...], teams: bool, side: int, m:
     return result
 
 
+def _steps(ci: int, position: int, steps: int) -> list[int]:
+    """Every position a token of colour ``ci`` stands on walking ``steps`` from
+    ``position``, both ends included (a legal walk: :data:`WALK` said so)."""
+    if position == YARD:
+        return [YARD, START_SQUARES[ci]]
+    entrance = ENTRANCE_SQUARES[ci]
+    out = [position]
+    p = position
+    for _ in range(steps):
+        if p >= LANE_FIRST:
+            p += 1
+        elif p == entrance:
+            p = LANE_FIRST
+        else:
+            p = (p + 1) % TRACK_LENGTH
+        out.append(p)
+    return out
+
+
+def _path(play: Play) -> list[str]:
+    """The cells a play's pieces pass, from where they stand to where they stop (the
+    screen hops them along it; base.Event)."""
+    piece = play.pieces[0]
+    colour, token = COLOURS[piece >> 2], piece & 3
+    return [cross.place_id(colour, token, p)
+            for p in _steps(piece >> 2, play.origin, play.value)]
+
+
+def _join_paths(events: list[Event]) -> None:
+    """One action that plays a token twice (a timeout) hops it once, along both walks."""
+    last: dict[str, Event] = {}
+    for event in events:
+        if "path" not in event:
+            continue
+        (piece,) = event["pieces"]
+        before = last.get(piece)
+        if before is not None:
+            event["path"] = before.pop("path") + event["path"][1:]
+            before.pop("pieces")
+        last[piece] = event
+
+
 def _play_events(events: list[Event], seat: str, play: Play) -> None:
     kind = play.kind
     victims = [[COLOURS[p >> 2], p & 3] for p in play.victims]
@@ -820,10 +869,12 @@ def _play_events(events: list[Event], seat: str, play: Play) -> None:
     colour, token = COLOURS[piece >> 2], piece & 3
     if kind == "enter":
         events.append({"type": "entered", "seat": seat, "colour": colour, "token": token,
-                       "value": play.value, "to": play.dest})
+                       "value": play.value, "to": play.dest,
+                       "pieces": [f"{colour}-{token}"], "path": _path(play)})
     else:
         events.append({"type": "moved", "seat": seat, "colour": colour, "token": token,
-                       "value": play.value, "from": play.origin, "to": play.dest})
+                       "value": play.value, "from": play.origin, "to": play.dest,
+                       "pieces": [f"{colour}-{token}"], "path": _path(play)})
     if victims:
         events.append({"type": "captured", "seat": seat, "square": play.dest,
                        "victims": victims})
