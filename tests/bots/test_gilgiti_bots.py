@@ -134,3 +134,57 @@ def test_the_choice_is_the_same_in_slices_and_at_once(monkeypatch):
     for level in ("medium", "hard"):
         assert choose_action(state, level, 5) == expected[level]
     assert json.dumps(expected["hard"].to_json())
+
+
+class _Recorder:
+    """Gilgiti's features, with every position Hard's reply evaluates recorded and a
+    constant value, so the reply's chances can be checked to add up to one."""
+
+    def __init__(self, reply_rolls: int) -> None:
+        self.bot = GILGITI.bot
+        self.reply_rolls = reply_rolls
+        self.extra_roll = self.bot.extra_roll
+        self.seen: list = []
+
+    def evaluate(self, state, seat):
+        self.seen.append(state)
+        return 1.0
+
+    def move_context(self, state):
+        return self.bot.move_context(state)
+
+    def move_score(self, *args):
+        return self.bot.move_score(*args)
+
+    def candidates(self, state):
+        return self.bot.candidates(state)
+
+
+def _drain(gen):
+    while True:
+        try:
+            next(gen)
+        except StopIteration as done:
+            return done.value
+
+
+def test_hards_reply_follows_a_six_to_the_second_roll_and_plays_the_turn_out():
+    # green (next to roll) has every token in the yard: only a 6 and then another value
+    # can bring one out, which a reply that stops at the 6 never sees
+    state = gload(turn="green", tokens={"red": [20, 30, "yard", "yard"],
+                                        "green": ["yard"] * 4})
+    assert GILGITI.bot.reply_rolls == 2
+    for rolls, entered in ((1, False), (2, True)):
+        bot = _Recorder(rolls)
+        value = _drain(players._reply_value(state, "red", bot, players._Clock()))
+        assert value == pytest.approx(1.0)  # the chances of every reply add up to one
+        assert any(p != -1 for s in bot.seen for p in s.tokens[1]) is entered
+        if rolls == 2:  # every position judged is after green's whole turn (or a third roll)
+            assert all(s.turn != "green" or s.phase == "roll" for s in bot.seen)
+
+
+def test_only_gilgiti_asks_for_the_second_reply_roll():
+    from ludo.rules.royal import ROYAL
+
+    for rules in (COURTYARD, CLASSIC, ROYAL):
+        assert getattr(rules.bot, "reply_rolls", 1) == 1

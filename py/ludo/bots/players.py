@@ -130,30 +130,35 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
     """Expected value for ``me`` once the next opponent has played one chance outcome.
 
     The opponent plays each outcome with the Medium policy (greedy on the rule
-    set's ``move_score``); extra rolls it earns are not followed.
+    set's ``move_score``); extra rolls it earns are not followed, except that a
+    rule set whose features set ``reply_rolls`` to 2 (Gilgiti, where a 6 rolls
+    again before anything is played) has the opponent's second roll averaged
+    too and the turn's values played to its end.
     """
-    them = after.turn
+    rolls = getattr(bot, "reply_rolls", 1)
+    return (yield from _reply_roll(after, after.turn, me, bot, clock, rolls, rolls > 1))
+
+
+def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
+                rolls: int, whole_turn: bool) -> Generator[None, None, float]:
     total = 0.0
     for roll, chance in chance_outcomes(after):
         rolled = advance(after, roll)
         if rolled.phase == "over":
             total += chance * _over_value(rolled, me)
             continue
+        if rolled.phase == "roll" and rolled.turn == them and rolls > 1:
+            total += chance * (yield from _reply_roll(rolled, them, me, bot, clock, rolls - 1,
+                                                   whole_turn))
+            continue
         if rolled.phase == "roll" or rolled.turn != them:
             total += chance * bot.evaluate(rolled, me)
             continue
-        moves = _candidates(bot, rolled)
-        if len(moves) == 1:
-            chosen = advance(rolled, moves[0])
-        else:
-            best_v = -float("inf")
-            chosen = None
-            context = bot.move_context(rolled)
-            for m in moves:
-                nxt, events = apply(rolled, m)
-                v = bot.move_score(rolled, m, nxt, events, context)
-                if v > best_v:
-                    best_v, chosen = v, nxt
+        chosen = _greedy_play(rolled, bot)
+        if whole_turn:
+            # the turn's other values (Gilgiti): played greedily to the turn's end
+            while chosen.phase == "move" and chosen.turn == them:
+                chosen = _greedy_play(chosen, bot)
         if chosen.phase == "over":
             total += chance * _over_value(chosen, me)
         else:
@@ -162,6 +167,22 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
             yield
             clock.restart()
     return total
+
+
+def _greedy_play(rolled: Any, bot: BotFeatures) -> Any:
+    """The position after Medium's play at ``rolled`` (a decision)."""
+    moves = _candidates(bot, rolled)
+    if len(moves) == 1:
+        return advance(rolled, moves[0])
+    best_v = -float("inf")
+    chosen = None
+    context = bot.move_context(rolled)
+    for m in moves:
+        nxt, events = apply(rolled, m)
+        v = bot.move_score(rolled, m, nxt, events, context)
+        if v > best_v:
+            best_v, chosen = v, nxt
+    return chosen
 
 
 def _after_move(after: Any, me: str, bot: BotFeatures, depth: int, reply: bool,

@@ -284,6 +284,9 @@ def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], sid
 class GilgitiBot:
     """:class:`ludo.rules.base.BotFeatures` for Gilgiti."""
 
+    reply_rolls = 2
+    """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
+
     def __init__(self, rules: GilgitiRules, weights: Weights = HARD) -> None:
         self.rules = rules
         self.weights = weights

@@ -1,0 +1,47 @@
+"""Courtyard's, Classic's and Royal's computer players play move for move as before.
+
+docs/bots.md promises that changes made to the generic players for another rule set
+(Gilgiti's ``candidates`` and ``reply_rolls``) leave these rule sets' play unchanged. Each
+game below is played to its end by Hard, Medium, Easy and Hard, and every action it took
+is hashed; the digests were recorded from the players before those changes. A deliberate
+change of these rule sets' play must re-record them (and say so in docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from ludo import Action, apply, new_game
+from ludo.bots import choose_action
+
+SEATS = ("red", "green", "yellow", "blue")
+LEVELS = ("hard", "medium", "easy", "hard")
+
+RECORDED = {
+    ("courtyard", 0): ("25cc5c5eb971b4e6", 547),
+    ("classic", 0): ("a021b34373351d76", 464),
+    ("royal", 0): ("21f0429b356ecd2a", 604),
+}
+
+
+def game_digest(rules: str, seed: int) -> tuple[str, int]:
+    state = new_game(rules, SEATS, seed)
+    digest = hashlib.sha256()
+    actions = 0
+    while state.phase != "over":
+        if state.phase == "roll":
+            action = Action("roll")
+        else:
+            i = SEATS.index(state.turn)
+            action = choose_action(state, LEVELS[i], seed * 8 + i)
+        digest.update(repr(action).encode())
+        state, _ = apply(state, action)
+        actions += 1
+    return digest.hexdigest()[:16], actions
+
+
+@pytest.mark.parametrize(("rules", "seed"), sorted(RECORDED))
+def test_the_play_is_unchanged_move_for_move(rules, seed):
+    assert game_digest(rules, seed) == RECORDED[(rules, seed)]
