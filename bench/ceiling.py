@@ -1,6 +1,6 @@
 """How much of a game's result the decisions can decide: a clairvoyant player's win rate.
 
-    python bench/ceiling.py --rules royal --against easy --games 400 --seed 1
+    python bench/ceiling.py --rules royal --against easy --games 200 --seed 1
 
 Entry 0 is an "oracle" that cheats twice over: it knows the dice to come (the engine's
 RNG word is in the position) and it knows every move its opponents will make (they are
@@ -135,7 +135,8 @@ def main() -> None:
     ap.add_argument("--rules", default="royal")
     ap.add_argument("--against", default="easy", choices=["easy", "medium", "hard"])
     ap.add_argument("--rollout", default="medium", choices=["easy", "medium", "hard"])
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=int, default=50,
+                    help="games (50 keeps `make bench` short; docs/bots.md used 200)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--playouts", type=int, default=0,
                     help="honest mode: sampled dice, this many playouts per candidate")
