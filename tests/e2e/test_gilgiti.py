@@ -507,7 +507,8 @@ def test_a_whole_game_against_three_computers_by_keyboard_and_touch(page: Page) 
     dialog = page.locator("#dlg-winner")
     dialog.wait_for(state="visible", timeout=BOOT_TIMEOUT_MS)
     winner = state.winners[0]
-    assert (("Ada" if winner == "red" else winner.capitalize()) + " wins!") in \
+    named = NAMES.get(winner)  # a named seat is "Bo (green) wins!", an unnamed one "Yellow wins!"
+    assert (f"{named} ({winner})" if named else winner.capitalize()) + " wins!" in \
         dialog.inner_text()
     assert page.console_errors == []
     page.click("#winner-home")
