@@ -34,7 +34,7 @@ serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 # -n 2: two pytest-xdist workers, each with its own server and Chromium (tests/e2e/conftest.py's
 # session fixtures are per worker). --durations lists the slowest tests after the summary.
 # `make test PYTEST_ARGS=` runs the suite in one process, as a plain `pytest` does.
-PYTEST_ARGS ?= -n 2 --durations=15
+PYTEST_ARGS ?= -n 2 --dist loadgroup --durations=15
 
 # pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
 # committed file matches py/, and regenerating first would hide exactly that drift.

@@ -31,8 +31,11 @@ def _has_network_interface() -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _has_network_interface(),
-                                reason="WebRTC needs a non-loopback network interface")
+# The tests of several Chromium pages each running Pyodide share one worker (make test runs
+# `--dist loadgroup`): run side by side on 2 cores they starve each other (a 32 s game took 280 s).
+pytestmark = [pytest.mark.skipif(not _has_network_interface(),
+                                 reason="WebRTC needs a non-loopback network interface"),
+              pytest.mark.xdist_group("many-browsers")]
 
 
 def facts(page: Page) -> dict[str, Any]:

@@ -83,8 +83,9 @@ def _interface_address() -> str | None:
 
 ADDRESS = _interface_address()
 
-pytestmark = pytest.mark.skipif(ADDRESS is None,
-                                reason="WebRTC needs a non-loopback network interface")
+pytestmark = [pytest.mark.skipif(ADDRESS is None,
+                                 reason="WebRTC needs a non-loopback network interface"),
+              pytest.mark.xdist_group("many-browsers")]  # see test_online.py
 
 
 @pytest.fixture
