@@ -109,6 +109,9 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     if waiting or table.auto() is not None:
         return f"You rolled {rolled}: the only move plays by itself (or tap its token)."
     if any(c.pieces for c in options):
+        if any(not c.pieces for c in options):  # buttons too (Royal's two crowns)
+            return (f"You rolled {rolled}: choose one of the buttons below, or a glowing token "
+                    "(arrow keys, then Enter).")
         return f"You rolled {rolled}: choose a glowing token (arrow keys, then Enter)."
     return "Choose one of the moves below." if options else ""
 

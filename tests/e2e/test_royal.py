@@ -265,17 +265,23 @@ def test_two_crowns_reverse_the_double_and_a_reload_keeps_the_choice(page: Page)
     assert state.turn == "green" and state.crowns == 1 and state.riders == ((0, 0, 1, 0),)
     assert_double(page, "green-0", "red-0")
     act(page, lambda: page.click("#die"))
-    # green's second crown in succession: a pair of buttons, the first one focused
+    # green's second crown in succession: a pair of buttons, and the crown as a move
     state = state_of(page)
     assert state.phase == "choose"
     buttons = page.locator("#choices button")
     assert buttons.all_inner_texts() == ["Send Red man 1 back to balk",
                                          "Climb on top of Red man 1"]
-    assert page.evaluate("document.activeElement.textContent") == "Send Red man 1 back to balk"
-    assert "Two crowns in succession: Bo (green) may send Ada (red) man 1 back to balk, or " \
-        "climb on top." in announced(page)
+    # the focus goes to the first choice in the page's order, the double's token; Tab
+    # reaches the buttons
+    assert page.evaluate("document.activeElement.id") == "tok-green-0"
+    assert "Two crowns in succession: Bo (green) may send Ada (red) man 1 back to balk, climb " \
+        "on top, or play the crown as a move." in announced(page)
     assert page.locator("#die-face .die-crown").count() == 1  # a drawn crown
-    assert page.locator("#board .token.movable").count() == 0  # the choice is the buttons'
+    # "may": the crown can also be played as a move, the double's (it moves in preference)
+    assert page.locator("#board .token.movable").count() == 2  # the double: both its men
+    assert "movable" in page.get_attribute("#tok-green-0", "class")
+    assert "movable" in page.get_attribute("#tok-red-0", "class")
+    assert "choose one of the buttons below, or a glowing token" in page.inner_text("#die-hint")
     no_emoji(page)
     # a reload in the middle of the turn restores everything: the position, the buttons, the
     # die's crown, the double drawn, the move log
@@ -357,7 +363,7 @@ def test_a_whole_game_against_three_computers(page: Page) -> None:
     dialog.wait_for(state="visible", timeout=BOOT_TIMEOUT_MS)
     winner = state.winner
     assert winner is not None
-    assert (("Ada" if winner == "red" else winner.capitalize()) + " wins!") in \
+    assert (("Ada (red)" if winner == "red" else winner.capitalize()) + " wins!") in \
         dialog.inner_text()
     record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
     assert record["rules"] == "royal"

@@ -37,12 +37,15 @@ def test_legal_after_a_crown_or_a_feather(tmp_path, capsys):
     assert out["legal"] == [{"type": "move", "token": 0}]
 
 
-def test_legal_lists_the_two_crowns_buttons(tmp_path, capsys):
+def test_legal_lists_the_two_crowns_buttons_and_the_crown_played_as_a_move(tmp_path, capsys):
     path = tmp_path / "p.json"
     path.write_text(json.dumps(pos(crowns=1, **CARRYING)))
     status, out, _ = run(capsys, "legal", "--roll", "crown", str(path))
     assert out["phase"] == "choose"
-    assert out["legal"] == [{"type": "send_back", "token": 0}, {"type": "reverse", "token": 0}]
+    # the carrier "may" send back or climb on top; he may also play the crown (the double must
+    # move in preference, so that move is the double's)
+    assert out["legal"] == [{"type": "send_back", "token": 0}, {"type": "reverse", "token": 0},
+                            {"type": "move", "token": 0}]
 
 
 def test_legal_refuses_a_face_the_royal_die_does_not_have(tmp_path, capsys):

@@ -20,6 +20,7 @@ import pytest
 
 from ludo import Action, IllegalAction, apply, format_position, legal_actions, parse_position
 from ludo.engine import auto_action, choices, distinct_moves, rules_for, scene
+from ludo.errors import NotationError
 from ludo.geometry import TRACK_CELLS
 from ludo.notation import position_to_json
 from ludo.rules import royal
@@ -388,11 +389,13 @@ def test_s19_two_crowns_let_the_carrier_send_the_rider_to_balk():
     assert after.phase == "choose" and after.turn == "red"
     assert kinds(events) == ["rolled", "two_crowns"]
     assert told(events) == ("Red threw a crown. Two crowns in succession: Red may send Green "
-                            "man 1 back to balk, or climb on top.")
+                            "man 1 back to balk, climb on top, or play the crown as a move.")
     options = choices(after)
     assert [(c.kind, c.label, c.pieces, c.target) for c in options] == [
         ("send_back", "Send Green man 1 back to balk", (), None),
-        ("reverse", "Climb on top of Green man 1", (), None)]
+        ("reverse", "Climb on top of Green man 1", (), None),
+        ("carry", "carries the double to space 13, a crown (14 from red's start)",
+         ("red-0", "green-0"), "13")]
     back, events = play(after, Action("send_back", token=0))
     assert men(back, "green")[0] == "balk" and doubles(back) == []
     assert men(back, "red")[0] == 5
@@ -412,6 +415,35 @@ def test_s19_or_climb_on_top_reversing_the_double():
     green, _ = play(green, move(1))
     after, _ = throw(green, 2)
     assert after.turn == "green" and movable(after) == {0}
+
+
+def test_s19_may_also_play_the_crown_as_an_ordinary_move():
+    # "he may send the double back ... or place himself on top": he is not obliged to; the
+    # crown can be played as usual instead (the double still moves in preference), and that
+    # spends the pair of crowns as a choice would
+    state = load(crowns=1, turn="green",
+                 men={"red": [20, "balk", "balk", "balk"], "green": [20, "green-lane-5", "home",
+                                                                    "balk"],
+                      "yellow": [39, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])
+    after, _ = throw(state, "crown")
+    assert after.phase == "choose"
+    assert legal_actions(after) == [Action("send_back", token=0), Action("reverse", token=0),
+                                    move(0)]
+    with pytest.raises(IllegalAction, match="must move the double"):
+        play(after, move(1))  # the double moves in preference to the man in the column
+    moved, events = play(after, move(0))
+    assert men(moved, "green")[0] == 26 and men(moved, "red")[0] == 26
+    assert doubles(moved) == [{"carrier": ["green", 0], "rider": ["red", 0]}]
+    assert moved.phase == "roll" and moved.turn == "green" and moved.crowns == 0
+    assert kinds(events) == ["moved", "extra_roll"]
+    assert parse_position(format_position(moved)) == moved  # the position reads back
+    # a third crown is the first of a new pair: an ordinary crown, the double moves on
+    third, events = throw(moved, "crown")
+    assert third.phase == "move" and third.crowns == 1
+    fourth, events = play(third, move(0), Action("roll", value="crown"))
+    assert fourth.phase == "choose"
+    assert men(fourth, "yellow")[0] == "balk"  # the double came to yellow's man on 39
 
 
 def test_s19_crowns_in_succession_are_counted_within_the_turn():
@@ -441,7 +473,7 @@ def test_s20_a_man_in_the_balk_that_the_crown_could_start_is_another_man_to_move
                  doubles=[(("red", 0), ("green", 0))])
     after, _ = throw(state, "crown")
     assert after.phase == "choose"
-    assert {a.type for a in legal_actions(after)} == {"send_back", "reverse"}
+    assert {a.type for a in legal_actions(after)} == {"send_back", "reverse", "move"}
     # ...unless its starting point is blocked by its own man
     blocked = load(crowns=1, men={"red": [5, 0, "home", "balk"],
                                   "green": [5, "balk", "balk", "balk"],
@@ -702,8 +734,8 @@ def test_illegal_actions_are_refused_and_change_nothing(action, phase, match):
 
 def test_the_choice_phase_refuses_moves_and_throws():
     state, _ = throw(load(crowns=1, **CARRYING), "crown")
-    assert_illegal(state, Action("roll"), "send the rider to balk or climb on top")
-    assert_illegal(state, move(1), "two crowns")
+    assert_illegal(state, Action("roll"), "send the rider to balk, climb on top, or move a man")
+    assert_illegal(state, move(1), "must move the double")  # played as a move, it is the double's
     assert_illegal(state, Action("reverse", token=1), "carries no double")
     forced, _ = throw(load(crowns=1, men={"red": [5, 20, "home", "home"],
                                           "green": [5, 24, "balk", "balk"],
@@ -739,3 +771,81 @@ def test_malformed_actions_name_the_field(data, field):
     with pytest.raises(Exception) as info:
         R.parse_action(data)
     assert info.value.field == field
+
+
+# -- a seat leaving in the middle of another's throw; positions that cannot arise --------------
+
+
+def test_the_riders_owner_quitting_during_the_two_crowns_choice_leaves_an_ordinary_crown():
+    # green carries yellow; on green's second crown yellow quits: with the double gone there
+    # is nothing to choose, and the crown is played as any crown is (it was a freeze before:
+    # no legal action, and a timeout crashed)
+    state = load(crowns=1, turn="green", men={"red": [30, "balk", "balk", "balk"],
+                                              "green": [5, 20, "balk", "balk"],
+                                              "yellow": [5, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("yellow", 0))])
+    choosing, _ = throw(state, "crown")
+    assert choosing.phase == "choose"
+    after, events = play(choosing, Action("quit", seat="yellow"))
+    assert after.phase == "move" and after.turn == "green" and after.die == "crown"
+    assert movable(after) == {0, 1, 2, 3}  # the balk men are one distinct move
+    assert parse_position(format_position(after)) == after
+    timed_out, _ = play(after, Action("timeout"))  # the clock's fallback plays it
+    assert timed_out.phase == "roll" and timed_out.turn == "green"
+
+
+def test_a_seat_leaving_at_any_moment_leaves_a_legal_action_or_a_finished_game():
+    import random
+
+    rng = random.Random(5)
+    for game in range(80):
+        seats = R.seating(rng.choice((3, 4)))
+        state = R.new_game(seats, game, None)
+        steps = 0
+        quit_at = rng.randrange(40, 400)
+        while state.phase != "over" and steps < 3000:
+            if steps == quit_at or (state.phase == "choose" and rng.random() < 0.5):
+                others = [s for s in R.active_seats(state) if s != state.turn]
+                state, _ = apply(state, Action("quit", seat=rng.choice(others)))
+                quit_at = -1 if len(R.active_seats(state)) <= 2 else quit_at + 150
+                if state.phase != "over":
+                    assert legal_actions(state), format_position(state)
+                    assert parse_position(format_position(state)) == state
+                steps += 1
+                continue
+            options = legal_actions(state)
+            assert options, format_position(state)
+            state, _ = apply(state, rng.choice(options))
+            steps += 1
+
+
+def test_a_feather_or_number_lost_because_the_only_man_out_waits_in_a_column_says_so():
+    state = load(turn="red", men={"red": ["green-lane-2", "balk", "balk", "balk"],
+                                  "green": ["green-lane-2", "balk", "balk", "balk"]})
+    for face in (1, "feather"):
+        after, events = throw(state, face)
+        assert kinds(events) == ["rolled", "no_move", "turn"]
+        assert events[1]["reason"] == "waiting"
+        assert "waits there until all the player's other men are home" in told(events)
+
+
+@pytest.mark.parametrize(("change", "field", "why"), [
+    (dict(doubles=[(([], 0), ("red", 0))]), "doubles[0].carrier", "must be"),
+    (dict(doubles=[(({}, 0), ("red", 0))]), "doubles[0].carrier", "must be"),
+    (dict(men={"red": ["balk"] * 4, "green": ["red-lane-5", "balk", "balk", "balk"]}),
+     "men.green[0]", "space 1 to 4"),
+    (dict(men={"red": ["red-lane-5"] + ["balk"] * 3, "green": ["red-lane-5", "balk", "balk",
+                                                                  "balk"]}),
+     "men.green[0]", "space 1 to 4"),
+    (dict(seats=("red", "green", "yellow"),
+          men={"green": ["blue-lane-2", "balk", "balk", "balk"]}), "men.green[0]",
+     "no blue carrier"),
+    (dict(phase="over", winner="red", men={"red": ["home"] * 4, "green": ["home"] * 4}),
+     "men.green", "the game ends when the first has four home"),
+    (dict(phase="over", winner="red", turn="green", men={"red": ["home"] * 4}), "turn",
+     "ended on his turn"),
+])
+def test_the_reader_refuses_positions_that_cannot_arise(change, field, why):
+    with pytest.raises(NotationError) as info:
+        load(**change)
+    assert str(info.value).startswith(field + ":") and why in str(info.value)

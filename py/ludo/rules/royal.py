@@ -511,24 +511,25 @@ class RoyalRules:
         return options
 
     def legal_actions(self, state: State) -> list[Action]:
-        """``[roll]`` before a throw, the legal moves or two-crowns choices after it."""
+        """``[roll]`` before a throw, the legal moves after it; after two crowns in succession
+        a carrier's choices (send back, climb on top) and the crown's ordinary moves."""
         phase = state.phase
         if phase == "roll":
             return [ROLL]
         if phase == "move":
             return [Action("move", token=p.token) for p in self.plays(state)]
         if phase == "choose":
-            return [Action(kind, token=t) for kind, t in self.two_crown_options(state)]
+            return [Action(kind, token=t) for kind, t in self.two_crown_options(state)] + [
+                Action("move", token=p.token) for p in self.plays(state)]
         return []
 
     def distinct_moves(self, state: State) -> list[Action]:
         """One decision per distinct outcome: men in the balk started by a crown are one."""
-        if state.phase == "choose":
-            return self.legal_actions(state)
-        if state.phase != "move":
+        if state.phase not in ("move", "choose"):
             return []
+        moves = [Action(kind, token=t) for kind, t in self.two_crown_options(state)] \
+            if state.phase == "choose" else []
         seen_balk = False
-        moves = []
         for p in self.plays(state):
             if p.origin == BALK:
                 if seen_balk:
@@ -587,6 +588,10 @@ class RoyalRules:
             return self._roll(state, action.value, events)
         if kind == "move" and phase == "move":
             return self._move(state, action.token, events)
+        if kind == "move" and phase == "choose":
+            # after two crowns the carrier "may" send back or climb on top: he may also play
+            # the crown as an ordinary move, which spends the pair like a choice would
+            return self._move(state._replace(crowns=0), action.token, events)
         if phase == "over":
             raise IllegalAction("the game is over")
         if kind in ("send_back", "reverse"):
@@ -596,13 +601,10 @@ class RoyalRules:
             return self._choose(state, kind, action.token, events)
         if kind == "roll":
             if phase == "choose":
-                raise IllegalAction(f"{state.turn} must first send the rider to balk or climb "
-                                    "on top")
+                raise IllegalAction(f"{state.turn} must first play the second crown: send the "
+                                    "rider to balk, climb on top, or move a man")
             raise IllegalAction(f"{state.turn} must move a man before throwing again")
         if kind == "move":
-            if phase == "choose":
-                raise IllegalAction(f"{state.turn} has thrown two crowns: send the rider to "
-                                    "balk or climb on top")
             raise IllegalAction(f"{state.turn} must throw before moving")
         if kind == "timeout":
             return self._timeout(state, action.value, events)
@@ -624,7 +626,13 @@ class RoyalRules:
             events.append({"type": "rolled", "seat": turn, "value": value})
         crowns = state.crowns + 1 if face == CROWN else state.crowns
         state = state._replace(rng=seed_state, die=value, crowns=crowns)
-        if face == CROWN and crowns >= 2 and any(cc == ci for _, _, cc, _ in state.riders):
+        return self._after_throw(state, ci, face, events)
+
+    def _after_throw(self, state: State, ci: int, face: int, events: list[Event] | None) -> State:
+        """The thrown face (``state.die``) asks for a move, a two-crowns choice, or is lost."""
+        turn = state.turn
+        value = state.die
+        if face == CROWN and state.crowns >= 2 and any(cc == ci for _, _, cc, _ in state.riders):
             options = self.two_crown_options(state)
             if len(options) == 1:
                 # "the double must go to balk if his carrier has no other man to move"
@@ -646,6 +654,9 @@ class RoyalRules:
         mine = state.tokens[ci]
         if all(p == BALK or p == HOME for p in mine):
             return "no_man_out"
+        if (face != CROWN or BALK not in mine) and not all_others_home(ci, mine) and all(
+                is_waiting(ci, p) for p in mine if p not in (BALK, HOME)):
+            return "waiting"
         if face == FEATHER and any(FEATHER_STOPPED[ci][p] for p in mine if p not in (BALK, HOME)):
             return "feather"
         return "blocked"
@@ -834,6 +845,15 @@ class RoyalRules:
             return state._replace(phase="over", winner=remaining[0], die=None, crowns=0)
         if seat == state.turn:
             return self._next_turn(state, events)
+        if state.phase in ("move", "choose"):
+            ti = COLOUR_INDEX[state.turn]
+            face = face_of(state.die)
+            if state.phase == "choose" and not any(cc == ti for _, _, cc, _ in riders):
+                # the only double of the two-crowns choice left with that seat: nothing to
+                # choose any more, the crown is an ordinary crown
+                return self._after_throw(state._replace(phase="move"), ti, face, events)
+            if state.phase == "move" and not self._plays(state.tokens, riders, ti, face):
+                return self._after_throw(state, ti, face, events)
         return state
 
     # -- notation ----------------------------------------------------------
@@ -937,7 +957,7 @@ class _PositionReader:
         timeouts = self.read_timeouts(seats, out)
         tokens = self.read_men(seats, out)
         riders = self.read_doubles(seats, tokens)
-        self.check_places(tokens, riders)
+        self.check_places(tokens, riders, seats)
         active = [c for c in seats if out[COLOUR_INDEX[c]] is None]
 
         phase = self.field("phase", str)
@@ -964,6 +984,12 @@ class _PositionReader:
             if finished:
                 raise NotationError(f"men.{finished[0]}", "four men are home but the game is "
                                     "not over")
+        if len(finished) > 1:
+            raise NotationError(f"men.{finished[1]}", f"four men are home, but so are "
+                                f"{finished[0]}'s: the game ends when the first has four home")
+        if phase == "over" and winner in finished and turn != winner:
+            raise NotationError("turn", f"{winner} won by getting his fourth man home, so the "
+                                "game ended on his turn")
 
         crowns = data["crowns"]
         if type(crowns) is not int or crowns < 0:
@@ -1073,7 +1099,8 @@ class _PositionReader:
             men = []
             for role in ("carrier", "rider"):
                 ref = entry[role]
-                if (not isinstance(ref, list) or len(ref) != 2 or ref[0] not in COLOUR_INDEX
+                if (not isinstance(ref, list) or len(ref) != 2 or not isinstance(ref[0], str)
+                        or ref[0] not in COLOUR_INDEX
                         or type(ref[1]) is not int or not 0 <= ref[1] < MEN_PER_SEAT):
                     raise NotationError(f"{name}.{role}", "must be [colour, man 0..3]")
                 ci = COLOUR_INDEX[ref[0]]
@@ -1096,7 +1123,8 @@ class _PositionReader:
         return tuple(sorted(riders))
 
     def check_places(self, tokens: list[tuple[int, ...]],
-                     riders: tuple[tuple[int, int, int, int], ...]) -> None:
+                     riders: tuple[tuple[int, int, int, int], ...],
+                     seats: tuple[str, ...]) -> None:
         occ = occupancy(tuple(tokens))
         doubles = {(r[0], r[1]) for r in riders} | {(r[2], r[3]) for r in riders}
         for place, men in occ.items():
@@ -1114,6 +1142,19 @@ class _PositionReader:
                                         "(listed in doubles)")
                 continue
             lc, k = lane_of(place)
+            for m in men:
+                if m[0] == lc:
+                    continue
+                # a rider is left in a column only by its carrier's double, which enters
+                # the column with a number (1 to 4) and never goes up it afterwards
+                waiting = f"men.{COLOURS[m[0]]}[{m[1]}]"
+                if COLOURS[lc] not in seats:
+                    raise NotationError(waiting, f"waits in {COLOURS[lc]}'s column, but no "
+                                        f"{COLOURS[lc]} carrier ever played in this game")
+                if k == LANE_LENGTH:
+                    raise NotationError(waiting, f"{format_place(place)!r} is beyond a left "
+                                        "rider's reach: a double enters a column with a number, "
+                                        "so it leaves its rider on space 1 to 4")
             owners = [m for m in men if m[0] == lc]
             if len(men) == 2 and len(owners) != 1:
                 raise NotationError(name, f"two men share {format_place(place)!r} only when a "

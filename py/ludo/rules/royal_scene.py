@@ -245,9 +245,17 @@ def choices(rules: RoyalRules, state: State) -> list[Choice]:
             else:
                 label = f"Climb on top of {rider}"
             found.append(Choice(Action(kind, token=token), kind, label))
-        return found
+        # "may": the crown can also be played as an ordinary move (a glowing token)
+        return found + move_choices(rules, state)
     if state.phase != "move":
         return []
+    return move_choices(rules, state)
+
+
+def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
+    """One choice per legal move of the thrown face: the token to click and where it goes."""
+    colour = state.turn
+    ci = COLOURS.index(colour)
     found = []
     for play in rules.plays(state):
         pieces: tuple[str, ...] = (f"{colour}-{play.token}",)
@@ -279,6 +287,8 @@ LOST_REASONS = {
     "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
     "feather": "A feather cannot pass a crown: the throw is lost",
     "blocked": "No man can move: the throw is lost",
+    "waiting": "A man left in another colour's column waits there until all the player's other "
+               "men are home: the throw is lost",
 }
 
 
@@ -329,8 +339,8 @@ def describe(event: Event, names: Names) -> str | None:
         return LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"]) + "."
     if kind == "two_crowns":
         riders = " and ".join(f"{name_of(c, names)} man {t + 1}" for c, t in event["riders"])
-        return (f"Two crowns in succession: {who} may send {riders} back to balk, or climb on "
-                "top.")
+        return (f"Two crowns in succession: {who} may send {riders} back to balk, climb on "
+                "top, or play the crown as a move.")
     if kind == "timeout":
         return f"{who} ran out of time (timeout {event['count']} of 5)."
     if kind == "eliminated":
@@ -424,9 +434,9 @@ HELP = Help(
          "other men. Your man may move off alone when you please, but only onto an empty space. "
          "A double that lands on an opponent sends him back to his balk. Nobody plays onto his "
          "own man or onto a double, and a space holds at most two men."),
-        ("Two crowns.", "A carrier who throws two crowns in succession chooses: send the rider "
-         "back to its balk, or climb on top and let the opponent carry him. If none of his other "
-         "men could move, the rider must go to balk."),
+        ("Two crowns.", "A carrier who throws two crowns in succession may send the rider back "
+         "to its balk, or climb on top and let the opponent carry him, or play the crown as an "
+         "ordinary move. If none of his other men could move, the rider must go to balk."),
         ("Home colours.", "In your home column you are out of danger: nobody lands there. "
          "Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
