@@ -56,8 +56,8 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float, rules: str 
             for colour in ("red", "green", "yellow", "blue"):
                 page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
                 page.select_option(f'[name="kind-{colour}"]', level)
-            if teams:
-                page.locator('input[name="option-teams"]').set_checked(True)
+            if rules == "gilgiti":  # the form ticks Teams for four players: say which
+                page.locator('input[name="option-teams"]').set_checked(teams)
             page.locator("#opt-timer").set_checked(False)
             page.evaluate(OBSERVE_LONG_TASKS)
             page.click("#btn-start")

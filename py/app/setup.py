@@ -41,6 +41,11 @@ def defaults() -> dict[str, Any]:
             "timer": rules.timer_default, "pace": "normal", "options": {}}
 
 
+def option_default(name: str) -> bool:
+    """Whether the setup form ticks a rule-set option the player has not chosen yet."""
+    return any(o.default for r in RULESETS.values() for o in r.options if o.name == name)
+
+
 def read_settings(raw: str | None) -> dict[str, Any]:
     """The remembered settings from their stored text; each bad value replaced by its default."""
     settings = defaults()

@@ -212,3 +212,12 @@ def test_only_app_browser_imports_the_browser() -> None:
         names |= {(n.module or "").split(".")[0] for n in ast.walk(tree)
                   if isinstance(n, ast.ImportFrom) and n.level == 0}
         assert not names & {"js", "pyodide", "pyscript"}, path.name
+
+
+def test_the_setup_form_ticks_gilgitis_teams_until_the_player_chooses() -> None:
+    # Gilgiti is a team game; an option the player never chose shows its rule set's default
+    assert setup.option_default("teams") is True
+    assert setup.option_default("no-such-option") is False
+    assert setup.read_settings(None)["options"] == {}  # nothing chosen: the default shows
+    chosen = setup.read_settings(json.dumps({"options": {"teams": False}}))
+    assert chosen["options"] == {"teams": False}  # a player's choice is remembered

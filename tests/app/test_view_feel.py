@@ -342,6 +342,7 @@ def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None
     title, text = panel.winner_text(table)
     assert title == "Team Red + Yellow wins!" and text.startswith("Red and Yellow got all")
     assert panel.standings_html(table).count('data-team="Red + Yellow"') == 2
-    alone = _gilgiti_table(phase="over", tokens=home, winners=["red"])
+    alone = _gilgiti_table(phase="over", tokens=dict(home, yellow=[20, "yard", "yard", "yard"]),
+                           winners=["red"])
     assert panel.winner_text(alone)[0] == "Red wins!"
     assert panel.team_html(alone.scene(), None) == ""

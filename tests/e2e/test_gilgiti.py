@@ -171,7 +171,9 @@ def boot_with(page: Page, save: str | None) -> None:
 
 
 def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
-                  kinds: dict[str, str] | None = None) -> None:
+                  kinds: dict[str, str] | None = None, fresh: bool = False) -> None:
+    """Start from the setup form; ``fresh``: nothing was chosen before on this page, so the
+    form shows its defaults (Teams ticked for four players)."""
     page.goto(page.base + FAST + "#home")
     page.wait_for_selector("#screen-home:not([hidden])")
     page.check('input[name="rules"][value="gilgiti"]')
@@ -179,8 +181,13 @@ def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
         page.locator(f'input[name="seat"][value="{colour}"]').set_checked(colour in seats)
         page.fill(f'[name="name-{colour}"]', NAMES.get(colour, ""))
         page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
-    if teams:
-        page.locator('input[name="option-teams"]').set_checked(True)
+    box = page.locator('input[name="option-teams"]')
+    if len(seats) == 4:
+        if fresh:  # Gilgiti is a team game: four players start with Teams ticked
+            assert box.is_visible() and box.is_checked()
+        box.set_checked(teams)
+    else:
+        assert not box.is_visible()  # teams are for four players only
     page.locator("#opt-timer").set_checked(False)
     page.click("#btn-start")
     page.wait_for_selector("#screen-table:not([hidden])")
@@ -499,7 +506,8 @@ def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
 
 def test_a_whole_game_against_three_computers_by_keyboard_and_touch(page: Page) -> None:
     boot_with(page, None)
-    start_gilgiti(page, SEATS, kinds={"green": "easy", "yellow": "medium", "blue": "hard"})
+    start_gilgiti(page, SEATS, kinds={"green": "easy", "yellow": "medium", "blue": "hard"},
+                  fresh=True)
     seen = play_to_the_end(page, lambda seat: seat == "red", ("keyboard", "touch"))
     assert seen["rolls"] and seen["chip_first"] + seen["token_first"]
     state = state_of(page)

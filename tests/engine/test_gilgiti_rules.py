@@ -75,7 +75,10 @@ def test_teams_partners_sit_opposite_red_yellow_vs_green_blue():
 
 def test_teams_option_is_offered_for_four_players_only():
     (option,) = GILGITI.options
-    assert option.name == "teams" and option.players == (4,) and option.default is False
+    # a team game is what the seed describes first: the setup form ticks Teams for four
+    # players (the engine itself plays each for themselves unless the options say teams)
+    assert option.name == "teams" and option.players == (4,) and option.default is True
+    assert not new_game("gilgiti", ("red", "green", "yellow", "blue"), 3).teams
     assert "Red + Yellow" in option.label and "Green + Blue" in option.label
     with pytest.raises(NotationError, match="options.teams"):
         new_game("gilgiti", ("red", "yellow"), 3, {"teams": True})
@@ -564,6 +567,17 @@ def test_gate_a_block_of_three_cannot_be_forced():
     assert forces(gload(phase="move", rolled=[6, 6, 2], tokens=tokens)) == []
 
 
+def test_gate_two_pairs_of_two_colours_are_not_the_block_of_exactly_two():
+    # "If the block is exactly 2 tokens of one colour": a green pair and a yellow pair on red's
+    # entry star are four enemy tokens, not "the block" of two, and cannot be forced
+    tokens = {"red": ["yard", "yard", "yard", 20], "green": [0, 0, "yard", "yard"],
+              "yellow": [0, 0, "yard", "yard"]}
+    state = gload(phase="move", rolled=[6, 6, 3], tokens=tokens)
+    assert forces(state) == []
+    with pytest.raises(IllegalAction, match="cannot force"):
+        apply(state, force("red", 0, 1))
+
+
 def test_gate_a_mixed_partner_block_can_never_be_forced():
     for green, blue in (([0, "yard", "yard", "yard"], [0, "yard", "yard", "yard"]),
                         ([0, 0, "yard", "yard"], [0, "yard", "yard", "yard"])):
@@ -758,3 +772,16 @@ def test_illegal_anything_after_the_game_is_over():
     for action in (Action("roll"), mv("red", 0, 1), Action("timeout"), force("red", 0, 1)):
         with pytest.raises(IllegalAction, match="over"):
             apply(over, action)
+
+
+@pytest.mark.parametrize(("teams", "tokens", "winners"), [
+    (False, {"red": ["home"] * 4, "green": ["home"] * 4}, ["red"]),
+    (True, {c: ["home"] * 4 for c in ("red", "yellow", "green", "blue")}, ["red", "yellow"]),
+])
+def test_the_reader_refuses_a_finished_game_where_the_losers_are_all_home_too(teams, tokens,
+                                                                              winners):
+    # the game ends the moment the winners' last token comes home, so nobody else can be
+    with pytest.raises(NotationError, match="every token is home, but the game ended"):
+        gload(teams=teams, phase="over", tokens=tokens, winners=winners)
+    alone = {c: v for c, v in tokens.items() if c in winners}
+    assert gload(teams=teams, phase="over", tokens=alone, winners=winners).phase == "over"

@@ -64,7 +64,8 @@ def fill(settings: dict[str, Any], bots_available: bool) -> None:
         _field(f"kind-{colour}").value = kind if bots_available or kind == setup.ONLINE \
             else "human"
     for box in _form().querySelectorAll(".rule-option input"):
-        box.checked = bool(settings["options"].get(str(box.name).removeprefix("option-")))
+        name = str(box.name).removeprefix("option-")
+        box.checked = bool(settings["options"].get(name, setup.option_default(name)))
     el("opt-timer").checked = bool(settings["timer"])
     el("opt-pace").value = settings["pace"]
     sync()

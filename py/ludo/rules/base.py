@@ -192,7 +192,7 @@ class Option(NamedTuple):
 
     name: str
     label: str
-    default: bool
+    default: bool  # whether the setup form ticks it until the player chooses
     players: tuple[int, ...]  # the player counts it applies to
 
 

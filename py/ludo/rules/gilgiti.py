@@ -61,7 +61,10 @@ IS_STAR = tuple(square in SAFE_SQUARES for square in range(TRACK_LENGTH))
 """The 8 stars: the 4 entry stars (start squares) and the 4 others. No capture on any."""
 TEAM_COLOURS = ((0, 2), (1, 3))  # the colour indices of team 0 (red, yellow) and team 1
 OTHER_COLOURS = tuple(tuple(o for o in range(4) if o != ci) for ci in range(4))
-TEAMS_OPTION = Option("teams", "Teams: Red + Yellow vs Green + Blue", False, (4,))
+# Gilgiti is a team game ("Partners sit opposite each other"): with four players the setup
+# form starts with Teams ticked (a player may untick it). The engine and the command line
+# play each for themselves unless their options say teams.
+TEAMS_OPTION = Option("teams", "Teams: Red + Yellow vs Green + Blue", True, (4,))
 ROLL_OUTCOMES = tuple((Action("roll", value=v), 1 / 6) for v in range(1, 7))
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -182,13 +185,15 @@ def pattern(counts: list[int], colours: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def forceable(counts: list[int], teams: bool, side: int) -> bool:
-    """Whether the enemy block(s) on a closed entry star may be forced: each is
-    exactly 2 tokens of one colour (a mixed partner block never is)."""
+    """Whether the enemy block on a closed entry star may be forced: it is one block of
+    exactly 2 tokens of one colour (a mixed partner block never is; nor are two pairs of
+    two colours, which are not "the block" of exactly 2 tokens; a lone token of another
+    colour beside the pair blocks nobody, so it does not prevent it)."""
     sides = SIDES[teams]
     if teams:
         enemy = [counts[ci] for ci in range(4) if sides[ci] != side]
         return sorted(enemy) == [0, 2]
-    return all(counts[ci] in (0, 1, 2) for ci in range(4) if ci != side)
+    return [counts[ci] for ci in range(4) if ci != side and counts[ci] >= 2] == [2]
 
 
 def mover_index(state: State) -> int:
@@ -1189,6 +1194,10 @@ class _PositionReader:
                                         "home, or none after a seat left")
                 if any(c not in team_home for c in winners):
                     raise NotationError("winners", "not every token of the winners is home")
+                losers_home = [c for c in team_home if c not in winners]
+                if losers_home:
+                    raise NotationError(f"tokens.{losers_home[0]}", "every token is home, but "
+                                        "the game ended when the winners' last token came home")
             if resting:
                 raise NotationError("resting", "nobody rests once the game is over")
         else:
