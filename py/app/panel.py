@@ -327,6 +327,9 @@ def resume_text(table: Table) -> tuple[str, str]:
         who = " and ".join(table.name(s) for s in won) if won else "nobody"
         return f"The last {table.title} game is over: {who} won.", "See the table"
     turn = table.name(table.seat_to_act or "")
+    # only people have a clock (computers never time out), and only when the game has one
+    clock = " Its clock keeps running." if table.session.timer and any(
+        table.kind(s) not in COMPUTER_LEVELS for s in table.active_seats()) else ""
     return (f"A {table.title} game is in progress ({len(table.active_seats())} players; "
-            f"{turn} to play). Its clock keeps running. Starting a new game replaces it.",
+            f"{turn} to play).{clock} Starting a new game replaces it.",
             "Resume game")

@@ -190,8 +190,8 @@ def _die(text: str) -> int | str:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a die value is 1..6 (or a face: feather, crown), "
-                                         f"not {quote(text)}") from None
+        raise argparse.ArgumentTypeError(f"a die value is 1..6 (Royal's die also has the faces "
+                                         f"feather and crown), not {quote(text)}") from None
     if not 1 <= value <= 6:
         raise argparse.ArgumentTypeError(f"a die value is 1..6, not {value}")
     return value

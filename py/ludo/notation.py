@@ -123,9 +123,10 @@ def record_from_json(data: Any) -> Record:
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise NotationError("seed", f"must be a whole number 0..{MAX_SEED}")
     options = data.get("options", {})
-    if not isinstance(options, dict) or "options" in data and not options:
-        raise NotationError("options", "must be an object of the rule set's options "
-                            "(left out when there are none)")
+    if not isinstance(options, dict):
+        raise NotationError("options", "must be an object of the rule set's options")
+    if "options" in data and not options:
+        raise NotationError("options", "is empty: a record without options leaves the field out")
     # the starting position checks the seats and options, and puts the seats in order
     seats = rules.new_game(data["seats"], seed, options).seats
     actions = data.get("actions")

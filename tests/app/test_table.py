@@ -256,3 +256,15 @@ def test_the_scene_and_choices_follow_the_position_and_are_made_once_per_positio
     table.submit(seat, Action("roll"), T0)
     assert table.scene() is not first and table.scene() == scene(table.state)
     assert table.choices_for(table.seat_to_act) == choices(table.state)
+
+
+def test_the_home_note_says_the_clock_runs_only_when_one_does() -> None:
+    from app import panel
+
+    people = Table.new("courtyard", ("red", "yellow"), 5, now=0.0)
+    assert "Its clock keeps running." in panel.resume_text(people)[0]
+    untimed = Table.new("courtyard", ("red", "yellow"), 5, now=0.0, timer=False)
+    assert "clock" not in panel.resume_text(untimed)[0]
+    computers = Table.new("courtyard", ("red", "yellow"), 5, now=0.0,
+                          players={"red": "easy", "yellow": "hard"})
+    assert "clock" not in panel.resume_text(computers)[0]  # computers never time out

@@ -118,3 +118,17 @@ def test_the_turn_clock_never_runs_for_a_computer(browser: Browser, server_url: 
         assert page.console_errors == []
     finally:
         page.context.close()
+
+
+def test_quitting_against_one_computer_goes_home_not_to_a_rematch(table: Page) -> None:
+    # seed rule 11: "Online and computer players return to Home". The quit leaves one seat, the
+    # computer, who wins the game; the person who quit is not offered "Play again?"
+    start_game(table, ["red", "green"], kinds={"green": "easy"})
+    table.click("#btn-quit")
+    table.locator("#dlg-quit").wait_for(state="visible")
+    table.click("#quit-confirm")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert position(table).winner == "green"
+    assert not table.evaluate("document.getElementById('dlg-winner').open")
+    # the finished game can still be looked at from Home
+    assert "The last Courtyard game is over: Green won." in table.inner_text("#resume-box")

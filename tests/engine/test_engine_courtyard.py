@@ -500,3 +500,17 @@ def test_rule09_a_win_with_a_six_ends_the_game_without_an_extra_roll():
     start = load(tokens={"red": ["home", "home", "home", 50]}, unlocked=["red"])
     state, events = play(start, roll(6), move(3))
     assert "extra_roll" not in kinds(events) and state.winner == "red"
+
+
+def test_the_rules_in_force_say_captured_tokens_go_back_to_their_yards():
+    # rule 5: "send all their tokens on that square back to their yards" -- "home" is the
+    # finish everywhere else in this game, so the summary must not use it for a capture
+    from ludo import new_game, scene
+    from ludo.engine import rules_for
+
+    for rules in ("courtyard", "classic"):
+        (line,) = [s for s in scene(new_game(rules, ["red", "yellow"], 1)).summary
+                   if "ordinary square" in s]
+        assert "back to its yard" in line and "home" not in line
+    help_text = " ".join(text for _, text in rules_for("courtyard").help.rules)
+    assert "Losing your connection does not make you leave at once" in help_text

@@ -39,6 +39,7 @@ class Controller:
         self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
         self.picker: list[Choice] = []  # several choices under one click, offered as buttons
+        self.leaving = False  # the last local person is quitting: Home, not a winner dialog
         self.persist = Persist(self.step_aside, self.follow)
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
@@ -244,7 +245,7 @@ class Controller:
         # rolls, moves, captures, unlocks and turn changes, then what to do next
         self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
         if t.over:
-            if self.screen.table_shown():
+            if self.screen.table_shown() and not self.leaving:
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
@@ -335,10 +336,15 @@ class Controller:
         if self.screen.dialog_answer("quit") != "confirm" or t is None:
             return
         seat = str(el("quit-seat").value)
-        if not self.act(seat, Action("quit", seat=seat)):
-            return
-        if t.leave.ends_match or not t.over and not any(t.kind(s) == "human"
-                                                         for s in t.active_seats()):
+        # "Online and computer players return to Home": when no other person plays here, the
+        # one who quits goes Home, even if the quit ended the game (one computer left wins it)
+        self.leaving = not any(t.kind(s) == "human" for s in t.active_seats() if s != seat)
+        try:
+            if not self.act(seat, Action("quit", seat=seat)):
+                return
+        finally:
+            self.leaving = False
+        if t.leave.ends_match or not any(t.kind(s) == "human" for s in t.active_seats()):
             self.go("home")  # the match is over for all, or only computers are left
 
     def show_winner(self) -> None:

@@ -108,8 +108,8 @@ def summary(rules: CourtyardRules) -> tuple[str, ...]:
     return first + (
         "A 6, a capture or reaching home earns one extra roll.",
         "The third six in a row is discarded and the die passes.",
-        "Landing on an ordinary square sends every opponent there home; the 4 start "
-        "squares and 4 stars are safe.",
+        "Landing on an ordinary square sends every opponent token there back to its yard; "
+        "the 4 start squares and 4 stars are safe.",
         "Exact roll to finish; the first with all four tokens home wins.",
         "With the turn clock: 30 seconds per roll; the fifth timeout removes a seat.",
     )
@@ -262,7 +262,8 @@ COURTYARD_HELP = Help(
         ("Leaving is your choice.", "Quit game, then confirm, removes your tokens for the rest "
          "of the match; the others continue, skipping your seat, and the last player remaining "
          "wins. Home leaves the table without quitting: your seat is kept and the clock keeps "
-         "running."),
+         "running. Losing your connection does not make you leave at once; timeouts still add "
+         "up and can eliminate you."),
     ),
     notes=("Stars mark safe squares, not the ends of home lanes.",),
 )
