@@ -51,11 +51,12 @@ def test_medium_and_hard_never_strand_a_value_when_some_order_plays_them_all(lev
 
 
 def test_hard_plans_the_whole_turn_and_medium_plays_each_value_on_its_own():
-    # 6 then 3 with yellow's token 0 captures green's far-travelled lone token 9 squares
-    # ahead; entering with the 6 is the better first play on its own, which Medium sees
+    # 6 then 3 with yellow's token 0 captures the far-travelled lone token 9 squares ahead of
+    # green, the leader (a token home); entering with the 6 is the better first play on its
+    # own, which Medium sees
     state = gload(turn="yellow", phase="move", rolled=[6, 3],
                   tokens={"yellow": [48, 30, "yard", "yard"],
-                          "green": [5, "yard", "yard", "yard"]})
+                          "green": [5, "home", "yard", "yard"]})
     captured = {}
     for level in ("medium", "hard"):
         after, events = state, []
@@ -188,3 +189,42 @@ def test_only_gilgiti_asks_for_the_second_reply_roll():
 
     for rules in (COURTYARD, CLASSIC, ROYAL):
         assert getattr(rules.bot, "reply_rolls", 1) == 1
+
+
+def test_hard_judges_leaves_by_the_fitted_chance_of_winning():
+    from ludo.rules.gilgiti_bot import FITTED, fitted_evaluate, win_chances
+
+    bot = GILGITI.bot
+    assert bot.fitted is FITTED and any(FITTED.alone) and any(FITTED.teams)
+    state = gload(tokens={"red": [10, 20, "yard", "yard"], "green": [5, "yard", "yard", "yard"],
+                          "yellow": [30, "home", "yard", "yard"], "blue": ["yard"] * 4})
+    chances = win_chances(state)
+    assert sum(chances.values()) == pytest.approx(1.0)
+    assert bot.evaluate(state, "red") == fitted_evaluate(state, "red")
+    assert bot.evaluate(state, "red") == pytest.approx(players.WIN * (2 * chances[0] - 1))
+    # yellow, with a token home and one far along, is the favourite; blue, all in the
+    # yard, the outsider
+    assert max(chances, key=chances.get) == 2 and min(chances, key=chances.get) == 3
+
+
+def test_the_fitted_chance_grows_with_progress_and_falls_when_a_token_is_taken():
+    from ludo.rules.gilgiti_bot import win_chances
+
+    def red_chance(red, green):
+        return win_chances(gload(turn="yellow", tokens={"red": red, "green": green,
+                                                        "yellow": [20, "yard", "yard", "yard"],
+                                                        "blue": [40, "yard", "yard", "yard"]}))[0]
+
+    base = red_chance([14, 30, "yard", "yard"], [10, "yard", "yard", "yard"])
+    assert red_chance([14, 38, "yard", "yard"], [10, "yard", "yard", "yard"]) > base
+    assert red_chance([14, "home", "yard", "yard"], [10, "yard", "yard", "yard"]) > base
+    assert red_chance(["yard", 30, "yard", "yard"], [14, "yard", "yard", "yard"]) < base
+
+
+def test_the_hand_set_evaluation_stays_available():
+    from ludo.rules.gilgiti_bot import HARD, GilgitiBot, evaluate
+
+    hand = GilgitiBot(GILGITI, fitted=None)
+    state = careless_order()
+    assert hand.evaluate(state, "red") == evaluate(state, "red")
+    assert hand.extra_roll == HARD.extra_roll and GILGITI.bot.extra_roll == 0.0
