@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 from ludo.bots.tournament import tournament  # noqa: E402
 from ludo.rules.gilgiti import GILGITI  # noqa: E402
-from ludo.rules.gilgiti_bot import FITTED, HARD  # noqa: E402
+from ludo.rules.gilgiti_bot import FEATURES, FITTED, HARD  # noqa: E402
 
 
 def main() -> None:
@@ -30,9 +30,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--seed", type=int, default=200)
     parser.add_argument("--teams", action="store_true")
+    parser.add_argument("--weights", default="", help='with --eval fitted, other weights: JSON '
+                        '{"teams": {"out": 0.3, ...}} (features left out weigh 0)')
     args = parser.parse_args()
     bot = GILGITI.bot
-    bot.fitted = FITTED if args.eval == "fitted" else None  # type: ignore[attr-defined]
+    fitted = FITTED
+    if args.weights:
+        given = json.loads(args.weights)
+        fitted = FITTED._replace(**{mode: tuple(float(given[mode].get(f, 0.0)) for f in FEATURES)
+                                    for mode in given})
+    bot.fitted = fitted if args.eval == "fitted" else None  # type: ignore[attr-defined]
     bot.extra_roll = 0.0 if args.eval == "fitted" else HARD.extra_roll
     result = tournament("gilgiti", tuple(args.bots.split(",")), args.games, args.seed, 1,
                         {"teams": True} if args.teams else None)

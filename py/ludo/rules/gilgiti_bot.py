@@ -288,7 +288,11 @@ def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], sid
 class Fitted(NamedTuple):
     """Weights of :data:`FEATURES` in a conditional logit of who wins: side s wins with
     chance exp(w . f_s) / sum over the sides t of exp(w . f_t). Fitted by
-    tools/fit_gilgiti_eval.py on self-play positions (see docs/bots.md)."""
+    tools/fit_gilgiti_eval.py on self-play positions (see docs/bots.md).
+
+    It predicts the winner better than the hand-set evaluation (held-out log-loss) but
+    Hard played worse with it, so the game does not use it (``GilgitiBot.fitted`` is None);
+    it is kept for the tools that reproduce that finding."""
 
     alone: tuple[float, ...]
     teams: tuple[float, ...]
@@ -329,13 +333,14 @@ class GilgitiBot:
     """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
 
     def __init__(self, rules: GilgitiRules, weights: Weights = HARD,
-                 fitted: Fitted | None = FITTED) -> None:
+                 fitted: Fitted | None = None) -> None:
         self.rules = rules
         self.weights = weights
         self.fitted = fitted
-        """Hard's leaf evaluation: the fitted chance of winning (:func:`fitted_evaluate`),
-        or with None the hand-set :func:`evaluate` of ``weights``."""
-        self.extra_roll = weights.extra_roll if fitted is None else 0.0
+        """Hard's leaf evaluation: with None (the game's) the hand-set :func:`evaluate` of
+        ``weights``; else the fitted chance of winning (:func:`fitted_evaluate`), which
+        tools/gilgiti_tournament.py tries and which played worse (docs/bots.md)."""
+        self.extra_roll = weights.extra_roll
 
     def evaluate(self, state: Any, seat: str) -> float:
         if self.fitted is None:
