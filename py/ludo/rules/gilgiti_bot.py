@@ -452,8 +452,8 @@ def side_features(state: Any) -> dict[int, list[float]]:
                 f[3] += 1
                 continue
             for d in range(1, 7):
-                at = counts.get((p + d) % TRACK_LENGTH)
-                if at and any(n >= 2 for s, n in at.items() if s != side):
+                ahead = counts.get((p + d) % TRACK_LENGTH)
+                if ahead and any(n >= 2 for s, n in ahead.items() if s != side):
                     f[15] += 1
                     break
             if IS_STAR[p]:
