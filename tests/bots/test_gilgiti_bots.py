@@ -188,3 +188,46 @@ def test_only_gilgiti_asks_for_the_second_reply_roll():
 
     for rules in (COURTYARD, CLASSIC, ROYAL):
         assert getattr(rules.bot, "reply_rolls", 1) == 1
+
+
+def test_the_fitted_chances_add_up_and_favour_the_leader():
+    from ludo.rules.gilgiti_bot import FITTED, GilgitiBot, fitted_evaluate, win_chances
+
+    state = gload(tokens={"red": [10, 20, "yard", "yard"], "green": [5, "yard", "yard", "yard"],
+                          "yellow": [30, "home", "yard", "yard"], "blue": ["yard"] * 4})
+    chances = win_chances(state)
+    assert sum(chances.values()) == pytest.approx(1.0)
+    fitted = GilgitiBot(GILGITI, fitted=FITTED)
+    assert fitted.evaluate(state, "red") == fitted_evaluate(state, "red")
+    assert fitted.evaluate(state, "red") == pytest.approx(players.WIN * (2 * chances[0] - 1))
+    # yellow, with a token home and one far along, is the favourite; blue, all in the
+    # yard, the outsider
+    assert max(chances, key=chances.get) == 2 and min(chances, key=chances.get) == 3
+    teams = gload(teams=True, tokens={"red": [10, 20, "yard", "yard"],
+                                      "yellow": [30, "home", "yard", "yard"],
+                                      "green": [5, "yard", "yard", "yard"]})
+    assert fitted.evaluate(teams, "red") == fitted.evaluate(teams, "yellow") > 0
+
+
+def test_the_fitted_chance_grows_with_progress_and_falls_when_a_token_is_taken():
+    from ludo.rules.gilgiti_bot import win_chances
+
+    def red_chance(red, green):
+        return win_chances(gload(turn="yellow", tokens={"red": red, "green": green,
+                                                        "yellow": [20, "yard", "yard", "yard"],
+                                                        "blue": [40, "yard", "yard", "yard"]}))[0]
+
+    base = red_chance([14, 30, "yard", "yard"], [10, "yard", "yard", "yard"])
+    assert red_chance([14, 38, "yard", "yard"], [10, "yard", "yard", "yard"]) > base
+    assert red_chance([14, "home", "yard", "yard"], [10, "yard", "yard", "yard"]) > base
+    assert red_chance(["yard", 30, "yard", "yard"], [14, "yard", "yard", "yard"]) < base
+
+
+def test_hard_plays_with_the_hand_set_evaluation():
+    # the fitted one played worse (docs/bots.md): the game's Hard keeps the hand-set weights
+    from ludo.rules.gilgiti_bot import HARD, evaluate
+
+    bot = GILGITI.bot
+    assert bot.fitted is None and bot.weights == HARD and bot.extra_roll == HARD.extra_roll
+    state = careless_order()
+    assert bot.evaluate(state, "red") == evaluate(state, "red")

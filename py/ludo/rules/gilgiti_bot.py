@@ -12,6 +12,7 @@ value of the enemy sides.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import Action
@@ -281,19 +282,70 @@ def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], sid
     return n
 
 
+# -- Hard's fitted evaluation ---------------------------------------------------------------
+
+
+class Fitted(NamedTuple):
+    """Weights of :data:`FEATURES` in a conditional logit of who wins: side s wins with
+    chance exp(w . f_s) / sum over the sides t of exp(w . f_t). Fitted by
+    tools/fit_gilgiti_eval.py on self-play positions (see docs/bots.md).
+
+    It predicts the winner better than the hand-set evaluation (held-out log-loss) but
+    Hard played worse with it, so the game does not use it (``GilgitiBot.fitted`` is None);
+    it is kept for the tools that reproduce that finding."""
+
+    alone: tuple[float, ...]
+    teams: tuple[float, ...]
+
+
+FITTED = Fitted(
+    alone=(0.1594, -0.0442, -0.0405, -0.0609, 0.0315, -0.0522, -0.1824, -0.0856, 0.0441, -0.0537,
+           0.0358, 0.0473, -0.0697, -0.0374, -2.2701, -0.1471, 0.2525),
+    teams=(0.3450, -0.0919, 0.1518, 0.1360, 0.5858, 0.2295, -0.0953, -0.0704, 0.0244, 0.0953,
+           -0.0796, 0.0796, -0.4209, -0.1013, -3.4773, -0.3483, 0.1007),
+)
+
+
+def win_chances(state: Any, fitted: Fitted = FITTED) -> dict[int, float]:
+    """Each side's fitted chance of winning from ``state`` (a game not over)."""
+    w = fitted.teams if state.teams else fitted.alone
+    scores = {side: sum(wi * fi for wi, fi in zip(w, f, strict=True))
+              for side, f in side_features(state).items()}
+    top = max(scores.values())
+    exps = {side: math.exp(z - top) for side, z in scores.items()}
+    total = sum(exps.values())
+    return {side: e / total for side, e in exps.items()}
+
+
+def fitted_evaluate(state: Any, seat: str, fitted: Fitted = FITTED) -> float:
+    """``seat``'s side's fitted chance of winning, scaled to -WIN (lost) .. WIN (won), so
+    that Hard's expectimax maximises its expected chance of winning."""
+    if state.phase == "over":
+        return WIN if seat in state.winners else -WIN
+    me = SIDES[state.teams][_COLOUR_INDEX[seat]]
+    return WIN * (2.0 * win_chances(state, fitted).get(me, 0.0) - 1.0)
+
+
 class GilgitiBot:
     """:class:`ludo.rules.base.BotFeatures` for Gilgiti."""
 
     reply_rolls = 2
     """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
 
-    def __init__(self, rules: GilgitiRules, weights: Weights = HARD) -> None:
+    def __init__(self, rules: GilgitiRules, weights: Weights = HARD,
+                 fitted: Fitted | None = None) -> None:
         self.rules = rules
         self.weights = weights
+        self.fitted = fitted
+        """Hard's leaf evaluation: with None (the game's) the hand-set :func:`evaluate` of
+        ``weights``; else the fitted chance of winning (:func:`fitted_evaluate`), which
+        tools/gilgiti_tournament.py tries and which played worse (docs/bots.md)."""
         self.extra_roll = weights.extra_roll
 
     def evaluate(self, state: Any, seat: str) -> float:
-        return evaluate(state, seat, self.weights)
+        if self.fitted is None:
+            return evaluate(state, seat, self.weights)
+        return fitted_evaluate(state, seat, self.fitted)
 
     def move_context(self, state: Any) -> dict[int, dict[int, float]]:
         return _miss_maps(state, state.teams)
@@ -327,13 +379,15 @@ class GilgitiBot:
         return keep or everything
 
 
-__all__ = ["GilgitiBot", "HARD", "MOVE_WEIGHTS", "WIN", "Weights", "evaluate", "move_score"]
+__all__ = ["FITTED", "Fitted", "GilgitiBot", "HARD", "MOVE_WEIGHTS", "WIN", "Weights", "evaluate",
+           "fitted_evaluate", "move_score", "side_features"]
 
 
 # -- features of a side, for the fitted evaluation ------------------------------------------
 
 FEATURES = ("out", "progress", "home", "lane", "star", "block", "exposed", "locked",
-            "progress2", "attack", "to_act", "acts_next")
+            "progress2", "attack", "to_act", "acts_next", "laggard", "star_block", "to_go_log",
+            "obstructed", "home2")
 """What :func:`side_features` measures of each side (sums over the side's tokens).
 
 out: tokens on the board; progress: their steps travelled / 10; home, lane, star: tokens home,
@@ -341,7 +395,11 @@ in the home lane, on a star; block: tokens in a block of their side off the star
 expected loss of lone tokens off the stars, sum of (hit chance x (14 + steps)) / 10; locked:
 tokens in the yard while an enemy block closes their entry star; progress2: sum of steps squared
 / 570; attack: the expected loss of the enemies' lone tokens to this side's next turn, as
-exposed; to_act: the side holds the turn; acts_next: the side plays next after it.
+exposed; to_act: the side holds the turn; acts_next: the side plays next after it;
+laggard: the steps of the side's least advanced token / 10 (yard 0, home 5.7); star_block:
+tokens in a block of their side on a star (closing it); to_go_log: log(1 + the steps the side
+still has to go / 10, a yard token counting 63); obstructed: tokens on the track with an enemy
+block 1 to 6 squares ahead; home2: tokens home, squared, / 4.
 """
 
 
@@ -361,6 +419,8 @@ def side_features(state: Any) -> dict[int, list[float]]:
     seats = state.seats
     turn = state.turn
     after_turn = seats[(seats.index(turn) + 1) % len(seats)]
+    to_go: dict[int, float] = {}
+    lag: dict[int, float] = {}
     for ci, toks in enumerate(tokens):
         if not toks:
             continue
@@ -373,18 +433,33 @@ def side_features(state: Any) -> dict[int, list[float]]:
         for p in toks:
             if p == YARD:
                 yard += 1
+                to_go[side] = to_go.get(side, 0.0) + 63
+                lag[side] = 0
                 continue
             if p == HOME:
                 f[2] += 1
+                if lag.get(side, 99) > 57:
+                    lag[side] = 57
                 continue
             steps = prog[p + 1]
             f[0] += 1
             f[1] += steps / 10
             f[8] += steps * steps / 570
+            to_go[side] = to_go.get(side, 0.0) + 57 - steps
+            if steps < lag.get(side, 99):
+                lag[side] = steps
             if p >= LANE_FIRST:
                 f[3] += 1
-            elif IS_STAR[p]:
+                continue
+            for d in range(1, 7):
+                ahead = counts.get((p + d) % TRACK_LENGTH)
+                if ahead and any(n >= 2 for s, n in ahead.items() if s != side):
+                    f[15] += 1
+                    break
+            if IS_STAR[p]:
                 f[4] += 1
+                if counts[p][side] >= 2:
+                    f[13] += 1
             elif counts[p][side] >= 2:
                 f[5] += 1
             else:
@@ -407,4 +482,8 @@ def side_features(state: Any) -> dict[int, list[float]]:
             f[10] += 1
         if COLOURS[ci] == after_turn:
             f[11] += 1
+    for side, f in out.items():
+        f[12] = lag.get(side, 57) / 10
+        f[14] = math.log(1.0 + to_go.get(side, 0.0) / 10)
+        f[16] = f[2] * f[2] / 4
     return out

@@ -1,0 +1,50 @@
+"""A Gilgiti tournament with Hard's leaf evaluation chosen (a tuning tool).
+
+    PYTHONPATH=py python tools/gilgiti_tournament.py --eval hand \
+        --bots hard,medium,medium,medium --games 800 --seed 200
+
+``--eval fitted`` is what the game plays (``GilgitiBot.fitted = FITTED``); ``--eval hand``
+puts back the hand-set evaluation of ``HARD`` (what Hard played before the fit), so the two
+can be compared on the same dice. Runs in this process (one core) and prints the
+tournament's summary as ``python -m ludo tournament`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+
+from ludo.bots.tournament import tournament  # noqa: E402
+from ludo.rules.gilgiti import GILGITI  # noqa: E402
+from ludo.rules.gilgiti_bot import FEATURES, FITTED, HARD  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--eval", choices=("fitted", "hand"), default="fitted")
+    parser.add_argument("--bots", default="hard,medium,medium,medium")
+    parser.add_argument("--games", type=int, default=800)
+    parser.add_argument("--seed", type=int, default=200)
+    parser.add_argument("--teams", action="store_true")
+    parser.add_argument("--weights", default="", help='with --eval fitted, other weights: JSON '
+                        '{"teams": {"out": 0.3, ...}} (features left out weigh 0)')
+    args = parser.parse_args()
+    bot = GILGITI.bot
+    fitted = FITTED
+    if args.weights:
+        given = json.loads(args.weights)
+        fitted = FITTED._replace(**{mode: tuple(float(given[mode].get(f, 0.0)) for f in FEATURES)
+                                    for mode in given})
+    bot.fitted = fitted if args.eval == "fitted" else None  # type: ignore[attr-defined]
+    bot.extra_roll = 0.0 if args.eval == "fitted" else HARD.extra_roll
+    result = tournament("gilgiti", tuple(args.bots.split(",")), args.games, args.seed, 1,
+                        {"teams": True} if args.teams else None)
+    print(json.dumps({"eval": args.eval, **result}))
+
+
+if __name__ == "__main__":
+    main()
