@@ -288,7 +288,7 @@ def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], sid
 class Fitted(NamedTuple):
     """Weights of :data:`FEATURES` in a conditional logit of who wins: side s wins with
     chance exp(w . f_s) / sum over the sides t of exp(w . f_t). Fitted by
-    tools/fit_gilgiti_eval.py on self-play positions (see docs/bots.md).
+    bench/fit_gilgiti_eval.py on self-play positions (see docs/bots.md).
 
     It predicts the winner better than the hand-set evaluation (held-out log-loss) but
     Hard played worse with it, so the game does not use it (``GilgitiBot.fitted`` is None);

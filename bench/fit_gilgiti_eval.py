@@ -1,12 +1,13 @@
-"""Fit Gilgiti Hard's evaluation from self-play (a development tool; needs numpy).
+"""Fit Gilgiti Hard's evaluation from self-play (a development tool; needs numpy, so it lives
+with the benchmarks; run bare, as `make bench` does, it fits 12 games as a demonstration).
 
     # positions: every turn start of whole games, with each side's features and the winner
-    PYTHONPATH=py python tools/fit_gilgiti_eval.py generate --bots hard,medium,medium,medium \
+    PYTHONPATH=py python bench/fit_gilgiti_eval.py generate --bots hard,medium,medium,medium \
         --games 1500 --seed 300 --out /tmp/gil-alone-hm.npz
-    PYTHONPATH=py python tools/fit_gilgiti_eval.py generate --teams \
+    PYTHONPATH=py python bench/fit_gilgiti_eval.py generate --teams \
         --bots hard,medium,hard,medium --games 1500 --seed 400 --out /tmp/gil-teams-hm.npz
     # a conditional logit (softmax over the sides) of the winner on the features
-    PYTHONPATH=py python tools/fit_gilgiti_eval.py fit /tmp/gil-alone-*.npz
+    PYTHONPATH=py python bench/fit_gilgiti_eval.py fit /tmp/gil-alone-*.npz
 
 ``generate`` plays games as the tournament does (seats rotated per game) and records, at the
 start of every turn, :func:`ludo.rules.gilgiti_bot.side_features` of every side and which
@@ -166,6 +167,15 @@ def fit(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    if len(sys.argv) == 1:  # `make bench` runs every script bare: a small demonstration
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            out = str(Path(folder) / "demo.npz")
+            generate(argparse.Namespace(bots="hard,medium,medium,medium", games=12, seed=300,
+                                        teams=False, every=2, out=out))
+            fit(argparse.Namespace(files=[out], l2=1e-4, features=""))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="play games and record positions")
