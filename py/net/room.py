@@ -593,9 +593,17 @@ class HostRoom:
         return chain.reveal(roll)
 
     def tick(self, now: float) -> None:
-        """Settle an open roll whose reveals did not all come in time."""
+        """Settle an open roll whose reveals did not all come in time; send the syncs owed."""
         if self.collector is not None and now - self.opened_at >= REVEAL_TIMEOUT_MS:
             self.settle(now)
+        self.flush_syncs(now)
+
+    def sync_due(self) -> float | None:
+        """When (epoch ms) a sync a guest asked for too soon is owed, if any: the page calls
+        :meth:`tick` then (else it goes with the next message or action the host handles)."""
+        owed = [p.synced_at + SYNC_INTERVAL_MS for p in self.peers.values()
+                if p.wants_sync and p.synced_at is not None]
+        return min(owed) if owed else None
 
     def reveal_due(self) -> float | None:
         """When (epoch ms) the open roll is settled without the missing reveals, if any."""

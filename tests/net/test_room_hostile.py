@@ -230,13 +230,30 @@ def test_a_resync_is_answered_at_most_once_per_interval():
         assert _from_guest_new(net, spy, "resync")
         assert _from_guest_new(net, spy, "watch")
     assert _sent_types(net, "spy").count("sync") == 0
-    net.queue.clear()
+    assert net.host.sync_due() == net.now + SYNC_INTERVAL_MS
+    net.host.tick(net.now + SYNC_INTERVAL_MS - 1)
+    assert _sent_types(net, "spy").count("sync") == 0
     net.now += SYNC_INTERVAL_MS
     assert _from_guest_new(net, spy, "ack", version=0)  # the owed sync goes with the next one
     assert _sent_types(net, "spy").count("sync") == 1
     net.queue.clear()
     assert _from_guest_new(net, spy, "ack", version=0)
     assert _sent_types(net, "spy") == []
+    assert net.host.sync_due() is None
+
+
+def test_an_owed_sync_is_sent_by_the_tick_when_nothing_else_happens():
+    net = _match(30, seed=3)
+    net.queue.clear()
+    assert _from_guest(net, "p1", "resync")
+    assert _from_guest(net, "p1", "resync")
+    assert _sent_types(net, "p1").count("sync") == 1
+    net.queue.clear()
+    due = net.host.sync_due()
+    assert due is not None
+    net.host.tick(due)
+    assert _sent_types(net, "p1").count("sync") == 1
+    assert net.host.sync_due() is None
 
 
 def _from_guest_new(net: Net, guest: GuestRoom, kind: str, **fields: Any) -> bool:
