@@ -70,7 +70,12 @@ from .record import (
 HOST = "host"
 """The host's participant id in the dice (it contributes for its local and computer seats)."""
 REVEAL_TIMEOUT_MS = 1500.0  # the host settles a roll without the reveals still missing then
-QUEUE_LIMIT = 8  # actions held while a roll is being revealed
+QUEUE_LIMIT = 8  # actions held while a roll is being revealed, all seats together
+QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit always fits)
+SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
+MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
+MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
+MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
 NAME_LENGTH = 20
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 
@@ -126,6 +131,23 @@ class Peer:
         self.watching = False
         self.name = ""
         self.acked = -1  # the last position id this guest said it applied
+        self.synced_at: float | None = None  # when it was last sent a sync it asked for
+        self.wants_sync = False  # it asked again too soon: sent once the interval is over
+        self.budget = MESSAGE_BURST  # messages it may still send now (see `HostRoom.receive`)
+        self.budget_at: float | None = None
+        self.throttled = False  # it was told it sends too much; further ones are dropped
+
+    def spend(self, now: float) -> bool:
+        """Take one message from this guest's budget; False when it is used up."""
+        if self.budget_at is not None and now > self.budget_at:
+            self.budget = min(MESSAGE_BURST, self.budget + (now - self.budget_at) * MESSAGE_RATE)
+        if self.budget_at is None or now > self.budget_at:
+            self.budget_at = now
+        if self.budget < 1:
+            return False
+        self.budget -= 1
+        self.throttled = False
+        return True
 
 
 class Holder(NamedTuple):
@@ -288,6 +310,13 @@ class HostRoom:
         peer = self.peers.get(peer_id)
         if peer is None:
             return False
+        if not peer.spend(now):  # a flood: told once, then dropped unread until it slows down
+            if not peer.throttled:
+                peer.throttled = True
+                self.send(peer, "refused", code="too-many",
+                          message="too many messages: the host drops them for a while")
+            return False
+        self.flush_syncs(now)
         try:
             message = protocol.decode(text, protocol.GUEST_MESSAGES, protocol.MAX_GUEST_BYTES)
         except ProtocolError as exc:
@@ -330,6 +359,7 @@ class HostRoom:
         self.send_lobby()
         if self.started:
             self.send_sync(peer, now)
+            peer.synced_at = now
             if seat is not None:
                 self.broadcast("presence", connected=self.connected_seats())
                 self.resume(now)
@@ -371,7 +401,7 @@ class HostRoom:
         peer.watching = True
         self.send_lobby()
         if self.started:
-            self.send_sync(peer, now)
+            self.sync_asked(peer, now)
 
     def on_act(self, peer: Peer, message: Message, now: float) -> None:
         if peer.seat is None:
@@ -406,16 +436,39 @@ class HostRoom:
             self.settle(now)
 
     def on_commit(self, peer: Peer, message: Message, now: float) -> None:
-        if peer.seat is None or self.ledger is None:
+        ledger = self.ledger
+        if peer.seat is None or ledger is None or peer.seat not in ledger.participants:
             raise Refused("not-participant", "only the seats' players commit, during a match")
+        seat = peer.seat
         try:
             commitment = Commitment.from_json(message.body["commit"])
-            if commitment.participant != peer.seat:
+            if commitment.participant != seat:
                 raise DiceError("a commitment for your own seat only")
-            self.ledger.commit(commitment)
+        except DiceError as exc:
+            raise Refused("bad-commit", str(exc)) from None
+        # Only a successor, only when it is needed, and only so many: every commitment goes
+        # into the record, which nobody may grow at will (it must still fit in a sync).
+        left = ledger.links_left(seat)
+        if left >= 2 * RENEW_MARGIN:
+            raise Refused("bad-commit", f"your chain still has {left} links: commit a successor "
+                          f"when fewer than {2 * RENEW_MARGIN} are left")
+        if commitment.start != ledger.next_roll + left:
+            raise Refused("bad-commit", "a successor chain starts where the current one ends, "
+                          f"at roll {ledger.next_roll + left}")
+        if commitment.length < 2 * RENEW_MARGIN:
+            raise Refused("bad-commit", f"a chain at least {2 * RENEW_MARGIN} links long")
+        if self.commits_of(seat) >= MAX_COMMITS:
+            raise Refused("bad-commit", f"at most {MAX_COMMITS} chains per seat in a match")
+        try:
+            ledger.commit(commitment)
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
         self.broadcast("commit", commit=commitment.to_json())
+
+    def commits_of(self, participant: str) -> int:
+        assert self.ledger is not None
+        return sum(1 for e in self.ledger.events
+                   if "commit" in e and e["commit"]["participant"] == participant)
 
     def on_ack(self, peer: Peer, message: Message, now: float) -> None:
         peer.acked = max(peer.acked, message.body["version"])
@@ -425,7 +478,24 @@ class HostRoom:
             del self.round_trips[:-200]
 
     def on_resync(self, peer: Peer, message: Message, now: float) -> None:
+        self.sync_asked(peer, now)
+
+    def sync_asked(self, peer: Peer, now: float) -> None:
+        """A sync the guest asked for: at once, or (asked again within SYNC_INTERVAL_MS) when
+        the interval is over (checked at each message the host receives or sends an action
+        for): a sync is the whole record, so asking must not make the host send it at will."""
+        if peer.synced_at is not None and now - peer.synced_at < SYNC_INTERVAL_MS:
+            peer.wants_sync = True
+            return
+        peer.wants_sync = False
+        peer.synced_at = now
         self.send_sync(peer, now)
+
+    def flush_syncs(self, now: float) -> None:
+        for peer in list(self.peers.values()):
+            if peer.wants_sync and peer.secret is not None and peer.synced_at is not None \
+                    and now - peer.synced_at >= SYNC_INTERVAL_MS:
+                self.sync_asked(peer, now)
 
     # -- the match -------------------------------------------------------------------------
 
@@ -459,7 +529,9 @@ class HostRoom:
         if self.collector is not None:
             if actor == TABLE:
                 return False  # the clock waits for the roll; it is asked again after it
-            if len(self.queue) >= QUEUE_LIMIT:
+            self.check_authority(t, actor, action, seen)
+            mine = sum(1 for a, _, _ in self.queue if a == actor)
+            if mine >= QUEUE_PER_SEAT or len(self.queue) >= QUEUE_LIMIT:
                 raise IllegalAction("busy: a roll is being revealed")
             self.queue.append((actor, action, seen))
             return False
@@ -477,8 +549,33 @@ class HostRoom:
         self.sent_at[version] = now
         self.broadcast("action", version=version, actor=actor,
                        action=t.record.actions[-1].to_json(), left=self.clock_left(now))
+        self.flush_syncs(now)
         self.on_change("action")
         return True
+
+    @staticmethod
+    def check_authority(t: Table, actor: str, action: Action, seen: int | None) -> None:
+        """What the table will check about who sends what, checked before an action waits in
+        the queue (IllegalAction), so that nothing is queued that could only be refused."""
+        if seen is not None and seen != t.version:
+            raise IllegalAction(f"stale action: it was meant for position {seen}, "
+                                f"the table is at {t.version}")
+        if t.over:
+            raise IllegalAction("the game is over")
+        if action.type == "timeout":
+            raise IllegalAction("only the table's clock plays a timeout")
+        if action.type == "quit":
+            if actor != action.seat:
+                raise IllegalAction(f"{actor} cannot quit for {action.seat}")
+        elif actor != t.seat_to_act:
+            raise IllegalAction(f"it is {t.seat_to_act}'s turn, not {actor}'s")
+
+    def refused_later(self, actor: str, exc: IllegalAction) -> None:
+        """An action that waited for a roll and was refused when its turn came: its sender
+        is told (a guest's seat), as it would have been at once."""
+        for peer in list(self.peers.values()):
+            if peer.seat == actor and peer.secret is not None:
+                self.refuse(peer, "illegal", str(exc))
 
     def open_roll(self, roll: int, n: int, now: float) -> None:
         assert self.ledger is not None
@@ -496,9 +593,17 @@ class HostRoom:
         return chain.reveal(roll)
 
     def tick(self, now: float) -> None:
-        """Settle an open roll whose reveals did not all come in time."""
+        """Settle an open roll whose reveals did not all come in time; send the syncs owed."""
         if self.collector is not None and now - self.opened_at >= REVEAL_TIMEOUT_MS:
             self.settle(now)
+        self.flush_syncs(now)
+
+    def sync_due(self) -> float | None:
+        """When (epoch ms) a sync a guest asked for too soon is owed, if any: the page calls
+        :meth:`tick` then (else it goes with the next message or action the host handles)."""
+        owed = [p.synced_at + SYNC_INTERVAL_MS for p in self.peers.values()
+                if p.wants_sync and p.synced_at is not None]
+        return min(owed) if owed else None
 
     def reveal_due(self) -> float | None:
         """When (epoch ms) the open roll is settled without the missing reveals, if any."""
@@ -519,14 +624,14 @@ class HostRoom:
         if pending is not None:
             try:
                 self.submit(*pending[:2], now, pending[2])
-            except IllegalAction:
-                pass  # the roll stays settled and the next chance action takes it
+            except IllegalAction as exc:  # the roll stays settled; the next chance action takes it
+                self.refused_later(pending[0], exc)
         while self.queue and self.collector is None:
             actor, action, seen = self.queue.pop(0)
             try:
                 self.submit(actor, action, now, seen)
-            except IllegalAction:
-                pass
+            except IllegalAction as exc:
+                self.refused_later(actor, exc)
         self.on_change("settled")
 
     def renew(self, ledger: DiceLedger) -> None:
@@ -639,6 +744,9 @@ class GuestRoom:
         self.name = name
         self.send_text = send
         self.chains = list(chains or [])
+        # The match our chains were first committed in: their links are never revealed in
+        # another (a host that knows them from one match could pick the dice of the next).
+        self.match: str | None = None
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = False
@@ -708,7 +816,7 @@ class GuestRoom:
 
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
-        self.chains = [chain]
+        self.chains, self.match = [chain], None
         self.name = clean_name(name)
         self.on_saved()
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
@@ -732,22 +840,38 @@ class GuestRoom:
         self.on_change("lobby")
 
     def on_begin(self, message: Message, now: float) -> None:
+        match = message.body["match"]
         try:
-            ledger = DiceLedger(message.body["match"], message.body["participants"])
+            ledger = DiceLedger(match, message.body["participants"])
             for data in message.body["commits"]:
-                ledger.commit(self.checked_commitment(Commitment.from_json(data)))
+                ledger.commit(self.checked_commitment(Commitment.from_json(data), match))
         except DiceError as exc:
             raise Refused("bad-begin", f"The host's start does not verify: {exc}") from None
+        old = self.ledger
+        if old is not None and (old.room != match or old.rolls or old.events != ledger.events):
+            # Only the same start again (a host that reloaded while the seed was drawn).
+            self.problem = "The host started the match again, or another one, in this room."
+            raise Refused("bad-begin", self.problem)
         self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
         self.revealed, self.dropped = set(), set()
+        self.bind(ledger)
         self.on_change("begin")
 
-    def checked_commitment(self, commitment: Commitment) -> Commitment:
-        """Our own seat's commitments must be our chains' (else the host plays our dice)."""
+    def checked_commitment(self, commitment: Commitment, match: str) -> Commitment:
+        """Our own seat's commitments must be our chains' (else the host plays our dice), and
+        chains of this match (else the host knows links we revealed in another)."""
         if commitment.participant == self.seat and self.seat is not None:
             if not any(c.commitment(self.seat) == commitment for c in self.chains):
                 raise DiceError("the host committed a chain for your seat that is not yours")
+            if self.match is not None and self.match != match:
+                raise DiceError("the host committed your chain from another match")
         return commitment
+
+    def bind(self, ledger: DiceLedger) -> None:
+        """Our chains now belong to this match (if we are one of its participants)."""
+        if self.match is None and self.seat is not None and self.seat in ledger.participants:
+            self.match = ledger.room
+            self.on_saved()
 
     def on_open(self, message: Message, now: float) -> None:
         roll, n = message.body["roll"], message.body["n"]
@@ -756,6 +880,8 @@ class GuestRoom:
             raise Refused("not-participant", "the host asked a reveal of a non-participant")
         if roll != ledger.next_roll:
             raise Refused("bad-open", f"the host asked for roll {roll} out of turn")
+        if self.match != ledger.room:
+            raise Refused("bad-open", "our dice chains belong to another match")
         # Reveal only for the roll the position needs now: a reveal gives away every earlier
         # link, and the host must not learn a die before the position needs it.
         if roll == 0:
@@ -814,7 +940,7 @@ class GuestRoom:
             raise Refused("not-started", "a commitment before the match began")
         try:
             self.ledger.commit(self.checked_commitment(
-                Commitment.from_json(message.body["commit"])))
+                Commitment.from_json(message.body["commit"]), self.ledger.room))
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
 
@@ -825,18 +951,24 @@ class GuestRoom:
             if record.dice is None:
                 raise DiceError("the record has no dice")
             ledger = DiceLedger.replay(record.dice)
-            for participant in ledger.participants:
-                c = ledger.commitment_for(participant, 0)
-                if c is not None:
-                    self.checked_commitment(c)
+            for event in ledger.events:
+                if "commit" in event:
+                    self.checked_commitment(Commitment.from_json(event["commit"]), ledger.room)
             verified = replay_verified(record, ledger)
         except (LudoError, DiceError) as exc:
             self.problem = f"The host's record does not verify: {exc}"
             raise Refused("bad-sync", self.problem) from None
-        old = self.table
-        if old is not None and self.ledger is not None and self.ledger.room == ledger.room \
-                and record.actions[:old.version] != old.record.actions[:len(record.actions)]:
-            self.problem = "The host's record rewrites moves already played."
+        old, old_ledger = self.table, self.ledger
+        same = old_ledger is not None and old_ledger.room == ledger.room
+        if old_ledger is not None and not same:
+            self.problem = "The host sent another match than the one under way in this room."
+            raise Refused("bad-sync", self.problem)
+        if old is not None and (len(record.actions) < old.version
+                                or record.actions[:old.version] != old.record.actions):
+            self.problem = "The host's record rewrites or takes back moves already played."
+            raise Refused("bad-sync", self.problem)
+        if old_ledger is not None and ledger.events[:len(old_ledger.events)] != old_ledger.events:
+            self.problem = "The host's record rewrites or takes back dice already settled."
             raise Refused("bad-sync", self.problem)
         seat = body["you"]
         seats = record.seats
@@ -858,10 +990,10 @@ class GuestRoom:
         self.dice = LedgerDice(ledger, verified.used)
         table.dice = self.dice
         self.table, self.ledger, self.seat = table, ledger, seat
+        self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
-        same = self.ledger is not None and self.ledger.room == ledger.room
         self.revealed = (self.revealed | counted) if same else counted
         self.problem = None
         self.on_change("sync")
@@ -918,7 +1050,8 @@ class GuestRoom:
     def to_json(self) -> dict[str, Any]:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
-                "chains": [c.to_json() for c in self.chains], "seat": self.seat}
+                "chains": [c.to_json() for c in self.chains], "seat": self.seat,
+                "match": self.match}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
@@ -935,6 +1068,8 @@ class GuestRoom:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         seat = data.get("seat")
         room.seat = seat if isinstance(seat, str) else None
+        match = data.get("match")  # absent in rooms saved before chains were bound to a match
+        room.match = match if isinstance(match, str) else None
         return room
 
 

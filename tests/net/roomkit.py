@@ -11,6 +11,7 @@ from net.room import GuestRoom, HostRoom, new_secret
 
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 T0 = 1_700_000_000_000.0
+STEP_MS = 100.0  # room time per action played: a brisk game (the host budgets guests by it)
 
 
 class Net:
@@ -87,7 +88,7 @@ class Net:
         else:
             self.host.act(seat, action, self.now)
         self.pump()
-        self.now += 5
+        self.now += STEP_MS
 
     def play_to_end(self, seed: int = 1, limit: int = 20_000) -> int:
         rnd = random.Random(seed)

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from roomkit import ROOM, Net, snapshot_guest, snapshot_host
+from roomkit import ROOM, STEP_MS, Net, snapshot_guest, snapshot_host
 
 from app.table import COMPUTER_LEVELS, TABLE
 from ludo import RULESETS, Action, chance_outcomes, legal_actions
@@ -70,7 +70,7 @@ def _computer_aware_play(net: Net, rnd: random.Random) -> None:
         except StopIteration as done:
             net.host.act(seat, done.value, net.now)
         net.pump()
-        net.now += 5
+        net.now += STEP_MS
     else:
         net.play_one(rnd)
 

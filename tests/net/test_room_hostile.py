@@ -1,0 +1,332 @@
+"""A hostile host or guest against the room protocol: rolling a guest back, swapping the match,
+reusing a guest's dice chains, flooding commitments, resyncs or messages, and queueing actions
+the table would refuse. Each is refused with nothing changed (docs/online.md, "What a guest
+refuses" and "Limits")."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from roomkit import Net, snapshot_guest, snapshot_host
+
+from ludo import Action, is_chance
+from net import protocol, room
+from net.dice import RENEW_MARGIN, SecretChain
+from net.room import (
+    MESSAGE_BURST,
+    MESSAGE_RATE,
+    QUEUE_PER_SEAT,
+    SYNC_INTERVAL_MS,
+    GuestRoom,
+    HostRoom,
+    new_secret,
+)
+
+
+def _match(steps: int = 0, seed: int = 5, **kw: Any) -> Net:
+    net = Net(**kw)
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        net.play_one(rnd)
+    return net
+
+
+def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
+    """A message the host (or whoever holds its connection) sends to one guest."""
+    text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
+    return net.guests[peer].receive(text, net.now)
+
+
+def _from_guest(net: Net, peer: str, kind: str, **fields: Any) -> bool:
+    text = protocol.encode(kind, net.guests[peer].counter.next(), **fields)
+    return net.host.receive(peer, text, net.now)
+
+
+def _sync_fields(net: Net, record: Any, peer: str = "p1") -> dict[str, Any]:
+    return {"record": record, "names": {}, "players": net.host.players(), "timer": False,
+            "turnSeconds": 30, "left": None, "you": net.guests[peer].seat, "connected": []}
+
+
+def _sent_types(net: Net, peer: str) -> list[str]:
+    kinds = []
+    for to, p, text in net.queue:
+        if to == "guest" and p == peer:
+            kinds.append("sync" if text.startswith("~") else json.loads(text)["type"])
+    return kinds
+
+
+# -- a host rolling a guest back ---------------------------------------------------------------
+
+
+def test_a_guest_refuses_a_sync_that_takes_back_moves_and_the_roll_cannot_be_opened_again():
+    net = _match(30)
+    rnd = random.Random(6)
+    while not is_chance(net.host.table.state):
+        net.play_one(rnd)
+    older = json.loads(json.dumps(net.host.record_json()))
+    k = net.host.ledger.next_roll
+    for _ in range(20):
+        net.play_one(rnd)
+    green = net.guests["p1"]
+    assert green.ledger.next_roll > k
+    before = snapshot_guest(green)
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, older))
+    assert green.problem is not None and "takes back" in green.problem
+    assert snapshot_guest(green)[:3] == before[:3]  # position, version, ledger
+    sent: list[str] = []
+    green.send_text = sent.append
+    assert not _from_host(net, "p1", "open", roll=k, n=net.host.ledger.rolls[k].n)
+    assert sent == []  # no second reveal of a settled roll
+
+
+def test_a_guest_refuses_a_sync_whose_dice_lack_a_roll_it_has_settled():
+    net = _match(30)
+    rnd = random.Random(6)
+    t = net.host.table
+    while not (is_chance(t.state) and net.guest_of(t.seat_to_act) is not None):
+        net.play_one(rnd)
+    older = json.loads(json.dumps(net.host.record_json()))
+    net.guest_of(t.seat_to_act).act(Action("roll"))
+    green = net.guests["p1"]
+    # deliver everything but green's copy of the action: green has the roll settled, not played
+    held = []
+    while net.queue:
+        to, peer, text = net.queue.popleft()
+        if to == "guest" and peer == "p1" and json.loads(text)["type"] == "action":
+            held.append(text)
+        elif to == "guest":
+            net.guests[peer].receive(text, net.now)
+        else:
+            net.host.receive(peer, text, net.now)
+    assert held
+    settled = len(green.ledger.rolls)
+    assert settled == sum(1 for e in older["dice"]["events"] if "roll" in e) + 1
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, older))
+    assert "dice already settled" in (green.problem or "")
+    assert len(green.ledger.rolls) == settled
+
+
+# -- a host swapping the match ------------------------------------------------------------------
+
+
+def _other_match(net: Net, match: str = "another-match") -> HostRoom:
+    """Match B in the same room, with the guests' chains of match A committed again."""
+    other = HostRoom(net.host.room, net.host.rules, net.host.seats, net.host.kinds,
+                     {"red": "Host"}, False, {}, 30, lambda p, t: None, match=match)
+    other.holders = dict(net.host.holders)
+    other.start(net.now)
+    return other
+
+
+def test_a_guest_refuses_another_match_once_one_has_begun():
+    net = _match(40, seed=7)
+    other = _other_match(net)
+    green = net.guests["p1"]
+    before = snapshot_guest(green)
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, other.record_json()))
+    assert not _from_host(net, "p1", "begin", match="another-match",
+                          participants=list(other.ledger.participants),
+                          commits=[e["commit"] for e in other.ledger.events if "commit" in e])
+    assert snapshot_guest(green)[:3] == before[:3]
+    assert green.ledger.room == net.host.match
+
+
+def test_a_guest_never_reveals_its_chain_in_another_match_even_after_a_reload():
+    net = _match(40, seed=7)
+    green = net.guests["p1"]
+    assert green.match == net.host.match
+    reloaded = GuestRoom.restore(json.loads(json.dumps(green.to_json())), lambda text: None)
+    assert reloaded.match == net.host.match and reloaded.ledger is None
+    net.guests["p1"] = reloaded
+    other = _other_match(net, "match-b")
+    assert not _from_host(net, "p1", "begin", match="match-b",
+                          participants=list(other.ledger.participants),
+                          commits=[e["commit"] for e in other.ledger.events if "commit" in e])
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, other.record_json()))
+    assert reloaded.ledger is None and reloaded.table is None
+    # and its own match is still followed
+    assert _from_host(net, "p1", "sync", **_sync_fields(net, net.host.record_json()))
+    assert reloaded.table is not None and reloaded.table.version == net.host.table.version
+
+
+def test_a_begin_again_of_the_same_match_is_refused_once_a_roll_is_settled():
+    net = _match(0)
+    green = net.guests["p1"]
+    ledger = net.host.ledger
+    assert ledger.rolls  # roll 0 (the seed)
+    commits = [e["commit"] for e in ledger.events if "commit" in e]
+    assert not _from_host(net, "p1", "begin", match=net.host.match,
+                          participants=list(ledger.participants), commits=commits)
+    assert green.ledger.rolls and green.table is not None
+
+
+# -- a guest flooding commitments ------------------------------------------------------------
+
+
+def _commit(seat: str, start: int, length: int = 2 * RENEW_MARGIN) -> dict[str, Any]:
+    return SecretChain.new(start, length).commitment(seat).to_json()
+
+
+def test_a_guest_cannot_grow_the_record_with_commitments():
+    net = _match(20, seed=1)
+    green = net.guests["p1"]
+    ledger = net.host.ledger
+    events = len(ledger.events)
+    refused = 0
+    for i in range(200):
+        start = ledger.first_open_roll + 10 + i
+        before = snapshot_host(net.host)
+        if not _from_guest(net, "p1", "commit", commit=_commit(green.seat, start)):
+            refused += 1
+            assert snapshot_host(net.host) == before
+    assert refused == 200 and len(ledger.events) == events
+    # nor by committing a successor where its chain ends, long before it is needed
+    left = ledger.links_left(green.seat)
+    assert not _from_guest(net, "p1", "commit",
+                           commit=_commit(green.seat, ledger.next_roll + left))
+    assert len(ledger.events) == events
+
+
+def test_a_successor_is_taken_only_near_the_end_where_the_chain_ends_and_so_many(monkeypatch):
+    HostRoom.chain_length = GuestRoom.chain_length = 2 * RENEW_MARGIN + 2
+    try:
+        net = Net(seats=("red", "green"), kinds={"green": "online"})
+        net.seat_all()
+        net.host.start(net.now)
+        net.pump()
+        rnd = random.Random(3)
+        ledger = net.host.ledger
+        while ledger.links_left("green") >= 2 * RENEW_MARGIN:
+            net.play_one(rnd)
+        end = ledger.next_roll + ledger.links_left("green")
+        assert not _from_guest(net, "p1", "commit", commit=_commit("green", end + 1))
+        assert not _from_guest(net, "p1", "commit", commit=_commit("green", end, 10))
+        monkeypatch.setattr(room, "MAX_COMMITS", 1)
+        assert not _from_guest(net, "p1", "commit", commit=_commit("green", end))
+        monkeypatch.setattr(room, "MAX_COMMITS", 64)
+        assert _from_guest(net, "p1", "commit", commit=_commit("green", end))
+        assert not _from_guest(net, "p1", "commit",  # it now has enough links
+                               commit=_commit("green", end + 2 * RENEW_MARGIN))
+    finally:
+        HostRoom.chain_length = GuestRoom.chain_length = 4096
+
+
+# -- floods of resyncs and messages ------------------------------------------------------------
+
+
+def test_a_resync_is_answered_at_most_once_per_interval():
+    net = _match(30, seed=3)
+    net.host.connect("spy")
+    spy = GuestRoom(net.host.room, new_secret(), "spy", lambda text: None)
+    assert _from_guest_new(net, spy, "hello", name="spy", secret=spy.secret)
+    assert _sent_types(net, "spy").count("sync") == 1  # hello brings the match
+    net.queue.clear()
+    for _ in range(50):
+        assert _from_guest_new(net, spy, "resync")
+        assert _from_guest_new(net, spy, "watch")
+    assert _sent_types(net, "spy").count("sync") == 0
+    assert net.host.sync_due() == net.now + SYNC_INTERVAL_MS
+    net.host.tick(net.now + SYNC_INTERVAL_MS - 1)
+    assert _sent_types(net, "spy").count("sync") == 0
+    net.now += SYNC_INTERVAL_MS
+    assert _from_guest_new(net, spy, "ack", version=0)  # the owed sync goes with the next one
+    assert _sent_types(net, "spy").count("sync") == 1
+    net.queue.clear()
+    assert _from_guest_new(net, spy, "ack", version=0)
+    assert _sent_types(net, "spy") == []
+    assert net.host.sync_due() is None
+
+
+def test_an_owed_sync_is_sent_by_the_tick_when_nothing_else_happens():
+    net = _match(30, seed=3)
+    net.queue.clear()
+    assert _from_guest(net, "p1", "resync")
+    assert _from_guest(net, "p1", "resync")
+    assert _sent_types(net, "p1").count("sync") == 1
+    net.queue.clear()
+    due = net.host.sync_due()
+    assert due is not None
+    net.host.tick(due)
+    assert _sent_types(net, "p1").count("sync") == 1
+    assert net.host.sync_due() is None
+
+
+def _from_guest_new(net: Net, guest: GuestRoom, kind: str, **fields: Any) -> bool:
+    return net.host.receive("spy", protocol.encode(kind, guest.counter.next(), **fields),
+                            net.now)
+
+
+def test_a_guest_flooding_messages_is_told_once_and_then_dropped_until_it_slows_down():
+    net = _match(5)
+    net.queue.clear()
+    burst = int(MESSAGE_BURST)
+    answers = [_from_guest(net, "p1", "ack", version=0) for _ in range(burst + 50)]
+    assert answers == [True] * burst + [False] * 50
+    assert _sent_types(net, "p1") == ["refused"]
+    assert json.loads(net.queue[-1][2])["code"] == "too-many"
+    net.queue.clear()
+    net.now += 10 / MESSAGE_RATE  # ten messages' worth of time
+    answers = [_from_guest(net, "p1", "ack", version=0) for _ in range(12)]
+    assert answers == [True] * 10 + [False] * 2
+    # the other guests were not held back
+    assert _from_guest(net, "p2", "ack", version=0)
+
+
+# -- actions queued while a roll is revealed -------------------------------------------------
+
+
+def _roll_open_on_a_guest_turn(net: Net) -> str:
+    """Play until a guest's seat is to roll, have it roll, and keep the reveals back."""
+    rnd = random.Random(11)
+    t = net.host.table
+    while not (is_chance(t.state) and net.guest_of(t.seat_to_act) is not None):
+        net.play_one(rnd)
+    seat = t.seat_to_act
+    peer = next(p for p, g in net.guests.items() if g.seat == seat)
+    assert _from_guest(net, peer, "act", version=t.version, action={"type": "roll"})
+    assert net.host.collector is not None
+    net.queue.clear()  # the open goes nowhere: nobody reveals yet
+    return peer
+
+
+def test_actions_the_table_would_refuse_are_refused_before_they_wait():
+    net = _match(10)
+    roller = _roll_open_on_a_guest_turn(net)
+    other = next(p for p in ("p1", "p2", "p3") if p != roller)
+    seat = net.guests[other].seat
+    version = net.host.table.version
+    before = snapshot_host(net.host)
+    for action in ({"type": "timeout"}, {"type": "quit", "seat": "table"},
+                   {"type": "quit", "seat": net.guests[roller].seat}, {"type": "roll"}):
+        assert not _from_guest(net, other, "act", version=version, action=action), action
+    assert not _from_guest(net, roller, "act", version=version - 1, action={"type": "roll"})
+    assert snapshot_host(net.host) == before
+    # a seat's share of the queue: its quit fits, and another seat's still does
+    assert _from_guest(net, other, "act", version=version, action={"type": "quit", "seat": seat})
+    assert _from_guest(net, other, "act", version=version, action={"type": "quit", "seat": seat})
+    assert not _from_guest(net, other, "act", version=version,
+                           action={"type": "quit", "seat": seat})
+    third = next(p for p in ("p1", "p2", "p3") if p not in (roller, other))
+    assert len(net.host.queue) == QUEUE_PER_SEAT
+    assert _from_guest(net, third, "act", version=version,
+                       action={"type": "quit", "seat": net.guests[third].seat})
+
+
+def test_a_queued_action_refused_when_its_turn_comes_is_reported_to_its_sender():
+    net = _match(10)
+    roller = _roll_open_on_a_guest_turn(net)
+    version = net.host.table.version
+    # the roller rolls again from the same position: it waits, then the position has moved on
+    assert _from_guest(net, roller, "act", version=version, action={"type": "roll"})
+    net.host.tick(net.now + 10_000)  # settled without the reveals
+    assert net.host.table.version == version + 1
+    refusals = [json.loads(text) for to, p, text in net.queue
+                if to == "guest" and p == roller and text.startswith("{")
+                and json.loads(text)["type"] == "refused"]
+    assert [r["code"] for r in refusals] == ["illegal"]
+    assert "stale" in refusals[0]["message"]
