@@ -4,7 +4,8 @@ Everyone with the room's link knows everything in it, so nothing in the link can
 proves who the host is. The link carries instead a *fingerprint* of the host's public key; the
 host's page keeps the private key with its saved room. When a guest's data channel to a peer
 that claims to be the host opens, the guest sends a fresh random challenge; the host answers
-with its public key and a signature over (room id, that challenge, the guest's peer id). The
+with its public key and a signature over (room id, that challenge, the guest's peer id, the DTLS
+fingerprints of both ends of the channel). The
 guest checks that the key matches the fingerprint from its link and that the signature verifies,
 and only then says hello to the room (which carries its seat secret). docs/online.md, "Host
 authentication", has the whole exchange.
@@ -62,6 +63,7 @@ FINGERPRINT_BYTES = 16  # the first 16 bytes of SHA-256(public key): 22 base64ur
 FINGERPRINT_RE = re.compile(r"[A-Za-z0-9_-]{22}")
 CHALLENGE_BYTES = 32
 PROOF_CONTEXT = b"courtyard-ludo host proof v1"
+MAX_SDP = 64 * 1024  # descriptions are read up to this length (a data channel's is ~1 KiB)
 MAX_AUTH_TEXT = 2048  # an auth message is well under 1 KiB; anything longer is refused unread
 # Both auth messages start with this, and no game message does (those start with {"v":).
 AUTH_PREFIX = '{"auth":'
@@ -176,12 +178,37 @@ def is_fingerprint(text: Any) -> bool:
 # -- the exchange on a new data channel ----------------------------------------------------------
 
 
-def proof_payload(room: str, challenge: str, guest: str) -> bytes:
-    """What the host signs: the room, the guest's challenge, and the guest's peer id (as the
-    signalling helper names it), so a proof cannot be replayed in another room, to another
-    challenge, or relayed from a link the host has with someone else. Each field is
-    length-prefixed so no two triples give the same bytes."""
-    parts = [PROOF_CONTEXT] + [field.encode("utf-8") for field in (room, challenge, guest)]
+_SDP_FINGERPRINT = re.compile(r"^a=fingerprint:([A-Za-z0-9-]{1,16}) ([0-9A-Fa-f:]{2,200})\s*$",
+                              re.M)
+
+
+def sdp_fingerprints(sdp: str) -> str:
+    """The DTLS certificate fingerprints an SDP description declares (its ``a=fingerprint``
+    lines), normalised and sorted: "sha-256 AB:CD:...", comma-separated."""
+    found = {f"{name.lower()} {value.upper()}" for name, value in
+             _SDP_FINGERPRINT.findall(sdp[:MAX_SDP])}
+    return ",".join(sorted(found))
+
+
+def channel_binding(offer_sdp: str, answer_sdp: str) -> str:
+    """What ties a proof to one data channel: the DTLS fingerprints of both ends, as each end
+    sees them. The guest made the offer and the host the answer, so both compute the same text
+    when nobody stands between them; anyone relaying the channel (a helper rewriting the SDP)
+    presents its own certificate to each side, and the two texts differ. HostKeyError if a
+    description declares no fingerprint (WebRTC always does)."""
+    offer, answer = sdp_fingerprints(offer_sdp), sdp_fingerprints(answer_sdp)
+    if not offer or not answer:
+        raise HostKeyError("the link's descriptions carry no DTLS fingerprint")
+    return f"offer {offer}; answer {answer}"
+
+
+def proof_payload(room: str, challenge: str, guest: str, binding: str) -> bytes:
+    """What the host signs: the room, the guest's challenge, the guest's peer id (as the
+    signalling helper names it) and the channel's binding (:func:`channel_binding`), so a proof
+    cannot be replayed in another room or to another challenge, nor relayed from a link the host
+    has with someone else. Each field is length-prefixed so no two tuples give the same bytes."""
+    fields = (room, challenge, guest, binding)
+    parts = [PROOF_CONTEXT] + [field.encode("utf-8") for field in fields]
     return b"".join(len(part).to_bytes(4, "big") + part for part in parts)
 
 
@@ -217,23 +244,27 @@ def read_challenge(text: Any) -> str:
     return str(challenge)
 
 
-def proof_message(key: PrivateKey, room: str, challenge: str, guest: str) -> str:
-    """The host's answer to ``challenge`` from the guest with peer id ``guest``."""
-    signature = key.sign(proof_payload(room, challenge, guest))
+def proof_message(key: PrivateKey, room: str, challenge: str, guest: str,
+                  binding: str) -> str:
+    """The host's answer to ``challenge`` from the guest with peer id ``guest``, on the channel
+    with this ``binding``."""
+    signature = key.sign(proof_payload(room, challenge, guest, binding))
     return json.dumps({"auth": "proof", "key": key.public().to_text(), "sig": signature},
                       separators=(",", ":"))
 
 
-def check_proof(text: Any, fingerprint: str, room: str, challenge: str, guest: str) -> None:
+def check_proof(text: Any, fingerprint: str, room: str, challenge: str, guest: str,
+                binding: str) -> None:
     """Return quietly when ``text`` proves that its sender holds the key with this fingerprint,
-    answering this challenge from this guest in this room; HostKeyError says why not."""
+    answering this challenge from this guest in this room, on the channel with this binding;
+    HostKeyError says why not."""
     data = _read(text, "proof", {"key", "sig"})
     key = PublicKey.from_text(data["key"], check_group=False)
     # The fingerprint first: a key that matches it is the host's own (made by generate(), so in
     # the subgroup), and one that does not is refused before any exponentiation.
     if not hmac.compare_digest(key.fingerprint(), fingerprint):
         raise HostKeyError("the key is not the one the room link names")
-    if not key.verify(proof_payload(room, challenge, guest), data["sig"]):
+    if not key.verify(proof_payload(room, challenge, guest, binding), data["sig"]):
         raise HostKeyError("the signature does not verify")
 
 

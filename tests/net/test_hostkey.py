@@ -20,6 +20,22 @@ ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 GUEST = "0123456789ab"
 
 
+def sdp(fingerprint: str) -> str:
+    """A data channel's description, as Chromium writes one (abridged)."""
+    return ("v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n"
+            "a=group:BUNDLE 0\r\na=msid-semantic: WMS\r\n"
+            "m=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\nc=IN IP4 0.0.0.0\r\n"
+            "a=ice-ufrag:Xq1b\r\na=ice-pwd:4dCkW0m4qS1qH1m3a5T0cFJv\r\n"
+            f"a=fingerprint:sha-256 {fingerprint}\r\na=setup:actpass\r\na=mid:0\r\n"
+            "a=sctp-port:5000\r\na=max-message-size:262144\r\n")
+
+
+GUEST_CERT = ":".join(["AB"] * 32)
+HOST_CERT = ":".join(["cd"] * 32)
+MIDDLE_CERT = ":".join(["EF"] * 32)
+BINDING = "offer sha-256 " + GUEST_CERT + "; answer sha-256 " + HOST_CERT.upper()
+
+
 @pytest.fixture(scope="module")
 def key() -> PrivateKey:
     return PrivateKey.generate()
@@ -125,37 +141,65 @@ def test_a_proof_checks_against_the_links_fingerprint(key: PrivateKey) -> None:
     challenge = hostkey.new_challenge()
     text = hostkey.read_challenge(hostkey.challenge_message(challenge))
     assert text == challenge
-    proof = hostkey.proof_message(key, ROOM, challenge, GUEST)
+    proof = hostkey.proof_message(key, ROOM, challenge, GUEST, BINDING)
     assert hostkey.is_auth_message(proof) and len(proof) < hostkey.MAX_AUTH_TEXT
-    hostkey.check_proof(proof, key.public().fingerprint(), ROOM, challenge, GUEST)
+    hostkey.check_proof(proof, key.public().fingerprint(), ROOM, challenge, GUEST,
+                        BINDING)
 
 
 def test_a_proof_from_another_key_fails_on_the_fingerprint(key: PrivateKey,
                                                            other_key: PrivateKey) -> None:
     # the attacker's own key signs perfectly well, but the link names the host's
     challenge = hostkey.new_challenge()
-    proof = hostkey.proof_message(other_key, ROOM, challenge, GUEST)
+    proof = hostkey.proof_message(other_key, ROOM, challenge, GUEST, BINDING)
     with pytest.raises(HostKeyError, match="not the one the room link names"):
-        hostkey.check_proof(proof, key.public().fingerprint(), ROOM, challenge, GUEST)
+        hostkey.check_proof(proof, key.public().fingerprint(), ROOM, challenge, GUEST,
+                        BINDING)
 
 
-@pytest.mark.parametrize("field", ["room", "challenge", "guest"])
-def test_a_proof_made_for_another_room_challenge_or_guest_fails(key: PrivateKey,
-                                                                field: str) -> None:
+@pytest.mark.parametrize("field", ["room", "challenge", "guest", "binding"])
+def test_a_proof_made_for_another_room_challenge_guest_or_channel_fails(key: PrivateKey,
+                                                                        field: str) -> None:
     # "guest": an attacker that relays the guest's challenge to the real host over its own
-    # link gets a proof bound to the attacker's peer id, useless to the guest
-    mine = {"room": ROOM, "challenge": hostkey.new_challenge(), "guest": GUEST}
+    # link gets a proof bound to the attacker's peer id, useless to the guest; "binding": one
+    # that stands in the middle of the channel (a helper rewriting the SDP) has its own
+    # certificate at each end, so the host signs other fingerprints than the guest sees
+    mine = {"room": ROOM, "challenge": hostkey.new_challenge(), "guest": GUEST,
+            "binding": hostkey.channel_binding(sdp(GUEST_CERT), sdp(HOST_CERT))}
     theirs = dict(mine)
     theirs[field] = {"room": "Z" * 22, "challenge": hostkey.new_challenge(),
-                     "guest": "ba9876543210"}[field]
-    proof = hostkey.proof_message(key, theirs["room"], theirs["challenge"], theirs["guest"])
+                     "guest": "ba9876543210",
+                     "binding": hostkey.channel_binding(sdp(MIDDLE_CERT), sdp(HOST_CERT)),
+                     }[field]
+    proof = hostkey.proof_message(key, theirs["room"], theirs["challenge"], theirs["guest"],
+                                  theirs["binding"])
     with pytest.raises(HostKeyError, match="does not verify"):
         hostkey.check_proof(proof, key.public().fingerprint(), mine["room"],
-                            mine["challenge"], mine["guest"])
+                            mine["challenge"], mine["guest"], mine["binding"])
 
 
 def test_the_signed_bytes_keep_fields_apart() -> None:
-    assert hostkey.proof_payload("ab", "c", "d") != hostkey.proof_payload("a", "bc", "d")
+    assert hostkey.proof_payload("ab", "c", "d", "e") != hostkey.proof_payload("a", "bc", "d",
+                                                                               "e")
+
+
+def test_the_channel_binding_reads_the_descriptions_fingerprints() -> None:
+    assert hostkey.channel_binding(sdp(GUEST_CERT), sdp(HOST_CERT)) == BINDING
+    # both ends compute the same text: case and order do not matter
+    assert hostkey.channel_binding(sdp(GUEST_CERT.lower()), sdp(HOST_CERT)) == BINDING
+    two = sdp(HOST_CERT) + "a=fingerprint:SHA-1 " + ":".join(["01"] * 20) + "\r\n"
+    assert hostkey.sdp_fingerprints(two) == ("sha-1 " + ":".join(["01"] * 20) + ",sha-256 "
+                                             + HOST_CERT.upper())
+    assert hostkey.channel_binding(sdp(GUEST_CERT), sdp(MIDDLE_CERT)) != BINDING
+
+
+@pytest.mark.parametrize("description", ["", "v=0\r\n", "a=fingerprint:sha-256\r\n",
+                                         "a=fingerprint:sha-256 zz:zz\r\n", "x" * 500_000])
+def test_a_description_without_a_fingerprint_cannot_bind_a_proof(description: str) -> None:
+    with pytest.raises(HostKeyError):
+        hostkey.channel_binding(description, sdp(HOST_CERT))
+    with pytest.raises(HostKeyError):
+        hostkey.channel_binding(sdp(GUEST_CERT), description)
 
 
 @pytest.mark.parametrize("text", [
@@ -167,7 +211,7 @@ def test_the_signed_bytes_keep_fields_apart() -> None:
 def test_malformed_proofs_are_refused_cleanly(key: PrivateKey, text: Any) -> None:
     with pytest.raises(HostKeyError):
         hostkey.check_proof(text, key.public().fingerprint(), ROOM, hostkey.new_challenge(),
-                            GUEST)
+                            GUEST, BINDING)
 
 
 @pytest.mark.parametrize("text", [
@@ -218,6 +262,10 @@ class FakeLink:
         self.sent: list[str] = []
         self.done = False
         self.is_open = False
+        self.certs = (GUEST_CERT, HOST_CERT)  # (offer's, answer's): the test may change them
+
+    def binding(self) -> str:
+        return hostkey.channel_binding(sdp(self.certs[0]), sdp(self.certs[1]))
 
     def open(self) -> None:
         self.is_open = True
@@ -284,10 +332,11 @@ def welcome(peers: dict[str, str]) -> dict[str, Any]:
             "peers": [{"peer": p, "hello": {"role": role}} for p, role in peers.items()]}
 
 
-def answer(key: PrivateKey, link: FakeLink, guest_id: str = GUEST) -> None:
+def answer(key: PrivateKey, link: FakeLink, guest_id: str = GUEST,
+           binding: str = BINDING) -> None:
     """The host's page answering the guest's challenge on this link."""
     challenge = hostkey.read_challenge(link.sent[-1])
-    link.message_cb(link.peer, hostkey.proof_message(key, ROOM, challenge, guest_id))
+    link.message_cb(link.peer, hostkey.proof_message(key, ROOM, challenge, guest_id, binding))
 
 
 HOST, FAKE, FAKE2 = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
@@ -329,6 +378,18 @@ def test_a_relayed_proof_made_for_another_link_fails(rtc: Any, key: PrivateKey) 
     assert page.opened == [] and transport.host is None and fake.done
 
 
+def test_a_proof_through_someone_in_the_middle_fails(rtc: Any, key: PrivateKey) -> None:
+    # a helper that rewrites the SDP holds one end of the guest's channel and one of the
+    # host's: the host signs the fingerprints it sees, which are not the guest's
+    transport, page = guest(rtc, key.public().fingerprint())
+    transport.on_signal(welcome({HOST: "host"}))
+    link = transport.links[HOST]
+    link.certs = (GUEST_CERT, MIDDLE_CERT)
+    link.open()
+    answer(key, link, binding=hostkey.channel_binding(sdp(MIDDLE_CERT), sdp(HOST_CERT)))
+    assert page.opened == [] and transport.host is None and link.done
+
+
 def test_a_proven_host_is_kept_whoever_else_claims_to_be_host(rtc: Any, key: PrivateKey) -> None:
     transport, page = guest(rtc, key.public().fingerprint())
     transport.on_signal(welcome({HOST: "host"}))
@@ -340,7 +401,8 @@ def test_a_proven_host_is_kept_whoever_else_claims_to_be_host(rtc: Any, key: Pri
     assert set(transport.links) == {HOST} and not real.done and transport.host == HOST
     # messages from the host reach the page; a stray auth message does not
     real.message_cb(HOST, '{"v":1,"seq":1,"type":"lobby"}')
-    real.message_cb(HOST, hostkey.proof_message(key, ROOM, hostkey.new_challenge(), GUEST))
+    real.message_cb(HOST, hostkey.proof_message(key, ROOM, hostkey.new_challenge(), GUEST,
+                                                BINDING))
     assert page.messages == [(HOST, '{"v":1,"seq":1,"type":"lobby"}')]
 
 
@@ -410,7 +472,8 @@ def test_the_host_answers_challenges_and_passes_game_messages_on(rtc: Any,
     assert page.opened == [GUEST]
     challenge = hostkey.new_challenge()
     link.message_cb(GUEST, hostkey.challenge_message(challenge))
-    hostkey.check_proof(link.sent[-1], key.public().fingerprint(), ROOM, challenge, GUEST)
+    hostkey.check_proof(link.sent[-1], key.public().fingerprint(), ROOM, challenge, GUEST,
+                        BINDING)
     link.message_cb(GUEST, '{"v":1,"seq":1,"type":"hello"}')
     assert page.messages == [(GUEST, '{"v":1,"seq":1,"type":"hello"}')]  # the room's, not auth
     for _ in range(10):  # a few answers per link at most: each costs an exponentiation

@@ -135,7 +135,7 @@ class Link:
     def __init__(self, signal: Signal, peer: str, calls: bool,
                  opened: Callable[[str], None], message: Callable[[str, str], None],
                  closed: Callable[[str], None]) -> None:
-        self.signal, self.peer = signal, peer
+        self.signal, self.peer, self.calls = signal, peer, calls
         self.me = signal.peer  # our peer id when the link was made: what the peer knows us by
         self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
         config = {"iceServers": signal.ice_servers, "iceTransportPolicy": signal.ice_policy}
@@ -201,6 +201,16 @@ class Link:
         for candidate in early:
             await self.pc.addIceCandidate(candidate)
 
+    def binding(self) -> str:
+        """The channel's DTLS fingerprints as :func:`net.hostkey.channel_binding` puts them
+        (HostKeyError before both descriptions are set)."""
+        local, remote = self.pc.localDescription, self.pc.remoteDescription
+        if is_none(local) or is_none(remote):
+            raise hostkey.HostKeyError("the link is not negotiated yet")
+        mine, theirs = str(local.sdp), str(remote.sdp)
+        return hostkey.channel_binding(mine, theirs) if self.calls else \
+            hostkey.channel_binding(theirs, mine)
+
     @property
     def is_open(self) -> bool:
         return self.channel is not None and str(self.channel.readyState) == "open"
@@ -226,7 +236,10 @@ class Transport:
     A guest trusts a peer as its host only after the peer proved it holds the key whose
     fingerprint the room link carries (:mod:`net.hostkey`): every peer that says it is the host
     in its signalling hello is called, each link that opens gets a fresh challenge, and the
-    first that answers with a valid proof becomes ``host``. Until then nothing but the
+    first that answers with a valid proof becomes ``host``. The proof is bound to this guest's
+    peer id and to both ends' DTLS fingerprints, so it cannot be relayed from another link, nor
+    made for a channel someone in between (a helper rewriting the SDP) holds the other end of.
+    Until then nothing but the
     challenge goes over the link, and the owner hears of neither its opening nor its messages,
     so the room's hello (which carries the seat secret) goes to the proven host only. A proven
     host's working link is kept whoever else claims to be the host; when it closes, every
@@ -310,26 +323,31 @@ class Transport:
         if count >= MAX_PROOFS_PER_LINK:
             return
         self.answered[peer] = count + 1
+        link = self.links.get(peer)
+        if link is None:
+            return
         try:
             challenge = hostkey.read_challenge(text)
+            binding = link.binding()
         except hostkey.HostKeyError as exc:
             window.console.warn(f"host key: a challenge from {peer} was refused: {exc}")
             return
-        self.send(peer, hostkey.proof_message(self.key, self.room, challenge, peer))
+        link.send(hostkey.proof_message(self.key, self.room, challenge, peer, binding))
 
     def _check_proof(self, peer: str, text: str) -> None:
         challenge, me = self.challenges.pop(peer)
         assert self.fingerprint is not None
+        link = self.links.get(peer)
+        if link is None:
+            return
         try:
-            hostkey.check_proof(text, self.fingerprint, self.room, challenge, me)
+            hostkey.check_proof(text, self.fingerprint, self.room, challenge, me, link.binding())
         except hostkey.HostKeyError as exc:
             # logged once: the peer is never called again
             window.console.warn(f"host key: {peer} says it is the host but its proof failed "
                                 f"({exc}); still looking for the host")
             self.refused.add(peer)
-            link = self.links.get(peer)
-            if link is not None:
-                link.close()
+            link.close()
             return
         if self.host is not None and self.host in self.links:
             # another proven host already holds the room (the host's page open twice):
