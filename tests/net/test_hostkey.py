@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
+import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +21,8 @@ from net.hostkey import HostKeyError, PrivateKey, PublicKey
 
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 GUEST = "0123456789ab"
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE = ROOT / "vendor" / "pyodide"
 
 
 def sdp(fingerprint: str) -> str:
@@ -489,3 +494,66 @@ def test_transports_refuse_to_start_without_key_or_fingerprint(rtc: Any) -> None
     with pytest.raises(ValueError):
         rtc.Transport("", ROOM, "host", print, print, print, print)
 
+
+
+# -- under Pyodide (the browser's Python), against CPython ----------------------------------------
+
+PYODIDE_SCRIPT = """
+import {{ loadPyodide }} from {pyodide_mjs};
+import fs from "fs";
+const py = await loadPyodide({{ indexURL: {index_url} }});
+py.FS.mkdirTree("/home/pyodide/net");
+for (const name of ["__init__.py", "hostkey.py"]) {{
+  py.FS.writeFile("/home/pyodide/net/" + name, fs.readFileSync({net_dir} + "/" + name, "utf8"));
+}}
+console.log(py.runPython({program}));
+"""
+
+PYODIDE_PROGRAM = """
+import json, sys
+sys.path.insert(0, "/home/pyodide")
+from net import hostkey
+given = json.loads({given!r})
+key = hostkey.PrivateKey.generate()
+challenge = hostkey.new_challenge()
+checked = []
+for proof, fingerprint in ((given["proof"], given["fingerprint"]),
+                           (given["proof"], key.public().fingerprint())):
+    try:
+        hostkey.check_proof(proof, fingerprint, given["room"], given["challenge"], "0123456789ab",
+                            given["binding"])
+        checked.append(True)
+    except hostkey.HostKeyError:
+        checked.append(False)
+json.dumps({{"python": sys.version.split()[0], "fingerprint": key.public().fingerprint(),
+            "challenge": challenge, "checked": checked,
+            "proof": hostkey.proof_message(key, given["room"], challenge, "0123456789ab",
+                                           given["binding"])}})
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (PYODIDE / "pyodide.mjs").is_file(),
+                    reason="needs Node and the vendored Pyodide")
+def test_proofs_made_in_pyodide_verify_in_cpython_and_back(tmp_path: Path,
+                                                           key: PrivateKey) -> None:
+    challenge = hostkey.new_challenge()
+    given = {"room": ROOM, "challenge": challenge, "binding": BINDING,
+             "fingerprint": key.public().fingerprint(),
+             "proof": hostkey.proof_message(key, ROOM, challenge, GUEST, BINDING)}
+    script = tmp_path / "run.mjs"
+    script.write_text(PYODIDE_SCRIPT.format(
+        pyodide_mjs=json.dumps(str(PYODIDE / "pyodide.mjs")),
+        index_url=json.dumps(str(PYODIDE) + "/"),
+        net_dir=json.dumps(str(ROOT / "py" / "net")),
+        program=json.dumps(PYODIDE_PROGRAM.format(given=json.dumps(given))),
+    ))
+    result = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    # CPython's proof verifies in Pyodide, against its fingerprint and no other
+    assert out["checked"] == [True, False]
+    # Pyodide's proof (its own key and nonce) verifies in CPython
+    hostkey.check_proof(out["proof"], out["fingerprint"], ROOM, out["challenge"], GUEST, BINDING)
+    with pytest.raises(HostKeyError):
+        hostkey.check_proof(out["proof"], key.public().fingerprint(), ROOM, out["challenge"],
+                            GUEST, BINDING)
