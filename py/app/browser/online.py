@@ -110,8 +110,11 @@ class Online:
         self.ctl, self.room, self.role = ctl, room, role
         self.id: str = room.room
         self.key = key  # the host's PrivateKey (a host only)
-        self.fingerprint: str = key.public().fingerprint() if key is not None else \
-            str(fingerprint)
+        if key is not None:
+            fingerprint = key.public().fingerprint()
+        if fingerprint is None:
+            raise ValueError("a guest's room needs the host key's fingerprint")
+        self.fingerprint: str = fingerprint
         self.status = "Connecting…"
         self.tick_timer: Any = None
         self.playing = False
