@@ -239,11 +239,10 @@ class Transport:
     first that answers with a valid proof becomes ``host``. The proof is bound to this guest's
     peer id and to both ends' DTLS fingerprints, so it cannot be relayed from another link, nor
     made for a channel someone in between (a helper rewriting the SDP) holds the other end of.
-    Until then nothing but the
-    challenge goes over the link, and the owner hears of neither its opening nor its messages,
-    so the room's hello (which carries the seat secret) goes to the proven host only. A proven
-    host's working link is kept whoever else claims to be the host; when it closes, every
-    claimant still in the room is called again.
+    Until then nothing but the challenge goes over the link, and the owner hears of neither its
+    opening nor its messages, so the room's hello (which carries the seat secret) goes to the
+    proven host only. A proven host's working link is kept whoever else claims to be the host;
+    when it closes, every claimant still in the room is called again.
     """
 
     def __init__(self, url: str, room: str, role: str, opened: Callable[[str], None],
