@@ -263,3 +263,33 @@ def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
     guest.wait_for_function("JSON.parse(window.ludo.online()).seat === 'yellow'")
     host.wait_for_function("JSON.parse(window.ludo.online()).ready")
     assert host.errors == [] and guest.errors == []
+
+
+def test_links_that_cannot_authenticate_the_host_are_refused(browser: Browser,
+                                                              server_url: str) -> None:
+    # A link from before hosts had keys names no fingerprint: nothing could tell its host from
+    # anyone else holding the link, so the page says so instead of joining.
+    room = "q2Vf0pX9cE7wR1sT4uY8zA"
+    old = open_page(browser, f"{server_url}{PARAMS}#room={room}")
+    old.wait_for_selector("#screen-room:not([hidden])")
+    assert "older version" in old.inner_text("#room-status")
+    assert facts(old)["room"] is None and old.locator("#room-seats li").count() == 0
+    old.click("#btn-room-leave")
+    old.wait_for_selector("#screen-home:not([hidden])")
+    # A device that joined by one link keeps its fingerprint: a copy of the link naming
+    # another key for the same room is refused (here, in a second tab of the same browser).
+    context = browser.new_context()
+    first = context.new_page()
+    first.goto(f"{server_url}{PARAMS}#room={room}&host={'A' * 22}")
+    first.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    first.wait_for_function("JSON.parse(window.ludo.online()).room !== null")
+    assert facts(first)["status"] in ("Connecting…", "Waiting for the host.")
+    other = context.new_page()
+    other.errors = []
+    other.on("pageerror", lambda e: other.errors.append(str(e)))
+    other.goto(f"{server_url}{PARAMS}#room={room}&host={'B' * 22}")
+    other.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    other.wait_for_selector("#screen-room:not([hidden])")
+    assert "different host" in other.inner_text("#room-status")
+    assert facts(other)["room"] is None
+    assert old.errors == [] and other.errors == []

@@ -11,7 +11,14 @@ wires it to the page, the storage and the transport (:mod:`app.browser.rtc`).
 Storage: ``courtyard-ludo/online`` names the room this device is in and its role; the room's
 own state (the host's match and chains, or a guest's secret, name and chains) is kept under
 ``courtyard-ludo/room/<role>/<id>``, so a reload, a lost network or a reopened link comes back to
-the same seat. A local game's save is never touched by online play.
+the same seat. Beside it, ``courtyard-ludo/hostkey/<role>/<id>`` holds the host's private key (on
+the host's device) or the fingerprint of that key from the link the guest joined by (on a
+guest's): see :mod:`net.hostkey` and docs/online.md, "Host authentication". A local game's save
+is never touched by online play.
+
+The room link is ``<page>#room=<id>&host=<fingerprint>``. A link without the fingerprint (made
+before the host proved its key) is refused with a message: nothing could tell its host from
+anyone else holding it.
 """
 
 from __future__ import annotations
@@ -54,20 +61,60 @@ def _load(key: str) -> Any:
         return None
 
 
-def room_link(room: str) -> str:
-    """The page's address with the room id in its fragment (never sent to any server)."""
+def _key_key(role: str, room: str) -> str:
+    return f"courtyard-ludo/hostkey/{role}/{room}"
+
+
+OTHER_HOST = ("This link names a different host for this room than the link you joined by; "
+              "ask the host for the link again.")
+
+
+def room_link(room: str, fingerprint: str) -> str:
+    """The page's address with the room id and the host key's fingerprint in its fragment
+    (never sent to any server)."""
+    from net.hostkey import link_fragment
+
     base = str(window.location.href).split("#")[0]
-    return f"{base}#room={room}"
+    return f"{base}#{link_fragment(room, fingerprint)}"
+
+
+def _host_key(room: str) -> Any:
+    """The host's private key for ``room`` from storage; a new one (stored) when there is none
+    or it is unreadable (a room saved before hosts had keys: its old links cannot work)."""
+    from net.hostkey import HostKeyError, PrivateKey
+
+    text = storage.get(_key_key("host", room))
+    try:
+        return PrivateKey.from_text(text)
+    except HostKeyError:
+        key = PrivateKey.generate()
+        storage.put(_key_key("host", room), key.to_text())
+        return key
+
+
+def _guest_fingerprint(room: str) -> str | None:
+    """The fingerprint a guest's device took from the link it joined ``room`` by, if any."""
+    from net.hostkey import is_fingerprint
+
+    text = storage.get(_key_key("guest", room))
+    return text if is_fingerprint(text) else None
 
 
 class Online:
     """One open room in this page: the pure room, its transport, and their wiring."""
 
-    def __init__(self, ctl: OnlineController, room: Any, role: str) -> None:
+    def __init__(self, ctl: OnlineController, room: Any, role: str, key: Any = None,
+                 fingerprint: str | None = None) -> None:
         from net.signalling import SignallingError, read_setting, signal_url
 
         self.ctl, self.room, self.role = ctl, room, role
         self.id: str = room.room
+        self.key = key  # the host's PrivateKey (a host only)
+        if key is not None:
+            fingerprint = key.public().fingerprint()
+        if fingerprint is None:
+            raise ValueError("a guest's room needs the host key's fingerprint")
+        self.fingerprint: str = fingerprint
         self.status = "Connecting…"
         self.tick_timer: Any = None
         self.playing = False
@@ -76,7 +123,7 @@ class Online:
         except SignallingError as exc:
             url, self.status = "", str(exc)
         self.transport = Transport(url, self.id, role, self.opened, self.message, self.closed,
-                                   self.on_state)
+                                   self.on_state, key=key, fingerprint=self.fingerprint)
         room.on_change = self.changed
         if role == "guest":
             room.on_saved = self.save
@@ -116,6 +163,7 @@ class Online:
     def message(self, peer: str, text: str) -> None:
         if self.role == "host":
             self.room.receive(peer, text, now_ms())
+            self.arm_tick()  # a resync asked too soon is owed: the tick sends it
         elif peer == self.transport.host:
             self.room.receive(text, now_ms())
 
@@ -145,16 +193,24 @@ class Online:
         self.arm_tick()
 
     def arm_tick(self) -> None:
-        """The host settles a roll whose reveals did not all come in time."""
+        """The host's next timed duty: settle a late roll, or send a sync it owes."""
         if self.role != "host":
             return
         if self.tick_timer is not None:
             window.clearTimeout(self.tick_timer)
             self.tick_timer = None
-        due = self.room.reveal_due()
+        # a roll's reveals that did not all come in time, or a sync owed to a guest that
+        # asked too soon after the last one (the room answers at most one per interval)
+        dues = [d for d in (self.room.reveal_due(), self.room.sync_due()) if d is not None]
+        due = min(dues) if dues else None
         if due is not None:
-            self.tick_timer = window.setTimeout(
-                keep(lambda *_: self.room.tick(now_ms())), max(0.0, due - now_ms()) + 5)
+            self.tick_timer = window.setTimeout(keep(lambda *_: self.on_tick()),
+                                                max(0.0, due - now_ms()) + 5)
+
+    def on_tick(self) -> None:
+        self.tick_timer = None
+        self.room.tick(now_ms())
+        self.arm_tick()  # another duty may be due later (a second owed sync)
 
     def act(self, actor: str, action: Action) -> None:
         if self.role == "host":
@@ -170,12 +226,18 @@ class Online:
     def save(self) -> None:
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
         storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
+        storage.put(_key_key(self.role, self.id),
+                    self.key.to_text() if self.key is not None else self.fingerprint)
+
+    def link(self) -> str:
+        return room_link(self.id, self.fingerprint)
 
     def leave(self) -> None:
         self.transport.stop()
         storage.remove(SESSION_KEY)
         if self.role == "guest" or self.room.table is None or self.room.table.over:
             storage.remove(_room_key(self.role, self.id))
+            storage.remove(_key_key(self.role, self.id))
 
     # -- what the page shows -------------------------------------------------------------
 
@@ -251,15 +313,24 @@ class OnlineController(Controller):
         if saved is None:
             storage.remove(SESSION_KEY)
             return
-        self.open_room(role, room, saved)
+        fingerprint = _guest_fingerprint(room) if role == "guest" else None
+        if role == "guest" and fingerprint is None:
+            # joined by a link from before hosts had keys: it cannot be authenticated
+            storage.remove(SESSION_KEY)
+            return
+        self.open_room(role, room, saved, fingerprint)
 
-    def open_room(self, role: str, room_id: str, saved: Any = None) -> None:
+    def open_room(self, role: str, room_id: str, saved: Any = None,
+                  fingerprint: str | None = None) -> None:
+        """Open a room: a host's from its saved state (its key from storage), or a guest's,
+        whose host must prove the key with ``fingerprint`` (from the link or storage)."""
         from net.dice import DiceError
         from net.room import GuestRoom, HostRoom, new_secret
 
         if self.online is not None and self.online.id == room_id:
             return
         self.close_room()
+        key = _host_key(room_id) if role == "host" else None
         try:
             if role == "host":
                 room: Any = HostRoom.restore(saved, lambda p, t: None, now_ms())
@@ -271,8 +342,10 @@ class OnlineController(Controller):
             window.console.warn(f"the saved room cannot be used: {exc}")
             storage.remove(_room_key(role, room_id))
             room = GuestRoom(room_id, new_secret(), "", lambda t: None)
-            role = "guest"
-        online = Online(self, room, role)
+            if key is not None:  # this device's own room: its guests' links name this key
+                fingerprint = key.public().fingerprint()
+            role, key = "guest", None
+        online = Online(self, room, role, key=key, fingerprint=fingerprint)
         if role == "host":
             room.send_text = online.transport.send
         self.online = online
@@ -304,10 +377,12 @@ class OnlineController(Controller):
             el("setup-error").textContent = OFFLINE
             el("setup-error").hidden = False
             return
+        from net.hostkey import PrivateKey
+
         self.close_room()
         room = HostRoom(new_room_id(), rules, seats, {s: players.get(s, "human") for s in seats},
                         names, timer, options, self.turn_seconds, lambda p, t: None)
-        online = Online(self, room, "host")
+        online = Online(self, room, "host", key=PrivateKey.generate())
         room.send_text = online.transport.send
         self.online = online
         online.start()
@@ -380,15 +455,28 @@ class OnlineController(Controller):
     def route(self) -> None:
         page = str(window.location.hash or "")
         if page.startswith("#room="):
-            room = page.removeprefix("#room=")
+            from net.hostkey import OLD_LINK, parse_fragment
             from net.signalling import is_room_id
 
+            room, fingerprint = parse_fragment(page)
             if is_room_id(room):
                 if self.online is None or self.online.id != room:
                     session = _load(SESSION_KEY)
                     role = str(session.get("role")) if isinstance(session, dict) and \
                         session.get("room") == room else "guest"
-                    self.open_room(role, room, _load(_room_key(role, room)))
+                    if role == "guest":
+                        # the fingerprint of the link this device first joined by holds: a
+                        # link naming another key for the same room is refused, not obeyed
+                        known = _guest_fingerprint(room)
+                        if known is not None and fingerprint is not None \
+                                and known != fingerprint:
+                            self.show_refused_link(OTHER_HOST)
+                            return
+                        fingerprint = known or fingerprint
+                        if fingerprint is None:
+                            self.show_refused_link(OLD_LINK)
+                            return
+                    self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
                     return
                 self.show_room()
                 return
@@ -399,9 +487,28 @@ class OnlineController(Controller):
         for screen_id in SCREENS:
             el(screen_id).hidden = True
         el("screen-room").hidden = False
-        if self.online is not None and not str(window.location.hash).startswith("#room="):
-            window.history.replaceState(None, "", f"#room={self.online.id}")
+        if self.online is not None:
+            from net.hostkey import link_fragment
+
+            fragment = "#" + link_fragment(self.online.id, self.online.fingerprint)
+            if str(window.location.hash) != fragment:
+                window.history.replaceState(None, "", fragment)
         self.draw_room()
+
+    def show_refused_link(self, message: str) -> None:
+        """The room screen with only ``message`` and the way out: a link this page will not
+        follow (it cannot tell the room's host from anyone else holding the link)."""
+        self.close_room()
+        for screen_id in SCREENS:
+            el(screen_id).hidden = True
+        el("screen-room").hidden = False
+        el("room-title").textContent = "Join the online room"
+        el("room-status").textContent = message
+        for hidden in ("room-invite", "room-join", "btn-room-start", "btn-room-table"):
+            el(hidden).hidden = True
+        el("room-seats").innerHTML = ""
+        el("room-hint").textContent = ""
+        self.screen.announce(message)
 
     def draw(self) -> None:
         super().draw()
@@ -428,7 +535,7 @@ class OnlineController(Controller):
         if not host and room.problem:
             status = room.problem
         el("room-status").textContent = status
-        link = room_link(o.id)
+        link = o.link()
         el("room-invite").hidden = not host
         if host and el("room-link").value != link:
             el("room-link").value = link

@@ -8,9 +8,9 @@ candidates; game messages travel over the data channels, which the rooms (net/ro
   joins again after the helper closed it (idle room, restart, lost network), with a growing pause.
 - :class:`Link` is one peer connection and its data channel ("ludo", reliable and ordered). The
   SDP and candidates stay JavaScript objects (JSON text in between), as runtime-facts advises.
-- :class:`Transport` puts them together for a host (answers every guest) or a guest (calls the
-  latest host it hears of), and tells its owner ``opened(peer)``, ``message(peer, text)`` and
-  ``closed(peer)``.
+- :class:`Transport` puts them together for a host (answers every guest) or a guest (calls every
+  peer that says it is the host, and keeps the one that proves the room link's host key), and
+  tells its owner ``opened(peer)``, ``message(peer, text)`` and ``closed(peer)``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 from pyscript import window
 from pyscript.ffi import create_proxy, is_none, to_js
 
-from net import signalling
+from net import hostkey, signalling
 
 PING_FALLBACK_S = 240
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
@@ -31,6 +31,10 @@ RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
 # offer, answer or candidate can be lost (the helper refused it as `unavailable` while its
 # Redis was away, or the instance that held the host died in between).
 CALL_AGAIN_S = 20
+# A host signs at most this many challenges on one link (a guest sends one; a few more cover
+# nothing legitimate, and each costs the host an exponentiation).
+MAX_PROOFS_PER_LINK = 3
+SEEK_AGAIN_S = 5  # a guest without a host calls again a claimant whose link closed unproven
 
 
 def _js(value: Any) -> Any:
@@ -131,7 +135,8 @@ class Link:
     def __init__(self, signal: Signal, peer: str, calls: bool,
                  opened: Callable[[str], None], message: Callable[[str, str], None],
                  closed: Callable[[str], None]) -> None:
-        self.signal, self.peer = signal, peer
+        self.signal, self.peer, self.calls = signal, peer, calls
+        self.me = signal.peer  # our peer id when the link was made: what the peer knows us by
         self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
         config = {"iceServers": signal.ice_servers, "iceTransportPolicy": signal.ice_policy}
         self.pc = window.RTCPeerConnection.new(_js(config))
@@ -196,6 +201,16 @@ class Link:
         for candidate in early:
             await self.pc.addIceCandidate(candidate)
 
+    def binding(self) -> str:
+        """The channel's DTLS fingerprints as :func:`net.hostkey.channel_binding` puts them
+        (HostKeyError before both descriptions are set)."""
+        local, remote = self.pc.localDescription, self.pc.remoteDescription
+        if is_none(local) or is_none(remote):
+            raise hostkey.HostKeyError("the link is not negotiated yet")
+        mine, theirs = str(local.sdp), str(remote.sdp)
+        return hostkey.channel_binding(mine, theirs) if self.calls else \
+            hostkey.channel_binding(theirs, mine)
+
     @property
     def is_open(self) -> bool:
         return self.channel is not None and str(self.channel.readyState) == "open"
@@ -216,15 +231,35 @@ class Link:
 
 
 class Transport:
-    """The room's connections: a host answers every guest; a guest calls the host."""
+    """The room's connections: a host answers every guest; a guest calls the host.
+
+    A guest trusts a peer as its host only after the peer proved it holds the key whose
+    fingerprint the room link carries (:mod:`net.hostkey`): every peer that says it is the host
+    in its signalling hello is called, each link that opens gets a fresh challenge, and the
+    first that answers with a valid proof becomes ``host``. The proof is bound to this guest's
+    peer id and to both ends' DTLS fingerprints, so it cannot be relayed from another link, nor
+    made for a channel someone in between (a helper rewriting the SDP) holds the other end of.
+    Until then nothing but the challenge goes over the link, and the owner hears of neither its
+    opening nor its messages, so the room's hello (which carries the seat secret) goes to the
+    proven host only. A proven host's working link is kept whoever else claims to be the host;
+    when it closes, every claimant still in the room is called again.
+    """
 
     def __init__(self, url: str, room: str, role: str, opened: Callable[[str], None],
                  message: Callable[[str, str], None], closed: Callable[[str], None],
-                 state: Callable[[str], None]) -> None:
-        self.role = role
+                 state: Callable[[str], None], key: hostkey.PrivateKey | None = None,
+                 fingerprint: str | None = None) -> None:
+        if role == "host" and key is None or role == "guest" and fingerprint is None:
+            raise ValueError("a host needs its key, a guest the key's fingerprint")
+        self.room, self.role = room, role
+        self.key, self.fingerprint = key, fingerprint
         self.opened, self.message, self.closed, self.state = opened, message, closed, state
         self.links: dict[str, Link] = {}
-        self.host: str | None = None  # a guest's host's peer id
+        self.host: str | None = None  # a guest's host's peer id, once it proved its key
+        self.claims: list[str] = []  # a guest's peers that say they are the host, oldest first
+        self.challenges: dict[str, tuple[str, str]] = {}  # peer -> (challenge, our id in it)
+        self.refused: set[str] = set()  # peers whose proof failed: never called again
+        self.answered: dict[str, int] = {}  # a host's count of challenges answered per peer
         self.signal = Signal(url, room, {"role": role}, self.on_signal, state)
 
     def start(self) -> None:
@@ -248,42 +283,146 @@ class Transport:
         old = self.links.pop(peer, None)
         if old is not None:
             old.close()
-        link = Link(self.signal, peer, calls, self.opened, self.message, self._closed)
+        link = Link(self.signal, peer, calls, self._opened, self._message, self._closed)
         self.links[peer] = link
         return link
+
+    # -- what the links say ----------------------------------------------------------------
+
+    def _opened(self, peer: str) -> None:
+        if self.role == "host":
+            self.opened(peer)
+            return
+        link = self.links.get(peer)
+        me = self.signal.peer if link is None else link.me
+        if link is None or me is None or peer in self.refused:
+            return
+        challenge = hostkey.new_challenge()
+        self.challenges[peer] = (challenge, me)
+        link.send(hostkey.challenge_message(challenge))
+
+    def _message(self, peer: str, text: str) -> None:
+        if self.role == "host":
+            if hostkey.is_auth_message(text):
+                self._answer(peer, text)
+            else:
+                self.message(peer, text)
+        elif peer == self.host:
+            if not hostkey.is_auth_message(text):
+                self.message(peer, text)
+        elif peer in self.challenges and hostkey.is_auth_message(text):
+            self._check_proof(peer, text)
+        # anything else from a peer not yet proven is dropped unread
+
+    def _answer(self, peer: str, text: str) -> None:
+        """The host proves its key to a guest; a few answers per link at most (each costs an
+        exponentiation)."""
+        assert self.key is not None
+        count = self.answered.get(peer, 0)
+        if count >= MAX_PROOFS_PER_LINK:
+            return
+        self.answered[peer] = count + 1
+        link = self.links.get(peer)
+        if link is None:
+            return
+        try:
+            challenge = hostkey.read_challenge(text)
+            binding = link.binding()
+        except hostkey.HostKeyError as exc:
+            window.console.warn(f"host key: a challenge from {peer} was refused: {exc}")
+            return
+        link.send(hostkey.proof_message(self.key, self.room, challenge, peer, binding))
+
+    def _check_proof(self, peer: str, text: str) -> None:
+        challenge, me = self.challenges.pop(peer)
+        assert self.fingerprint is not None
+        link = self.links.get(peer)
+        if link is None:
+            return
+        try:
+            hostkey.check_proof(text, self.fingerprint, self.room, challenge, me, link.binding())
+        except hostkey.HostKeyError as exc:
+            # logged once: the peer is never called again
+            window.console.warn(f"host key: {peer} says it is the host but its proof failed "
+                                f"({exc}); still looking for the host")
+            self.refused.add(peer)
+            link.close()
+            return
+        if self.host is not None and self.host in self.links:
+            # another proven host already holds the room (the host's page open twice):
+            # keep the working link
+            self.links[peer].close()
+            return
+        self.host = peer
+        for other in [p for p in self.links if p != peer]:
+            self.links[other].close()  # the other claimants' calls are not needed now
+        self.opened(peer)
 
     def _closed(self, peer: str) -> None:
         link = self.links.get(peer)
         if link is not None and link.done:
             del self.links[peer]
-        self.closed(peer)
+        if self.role == "host":
+            self.answered.pop(peer, None)
+            self.closed(peer)
+            return
+        self.challenges.pop(peer, None)
+        if peer == self.host and peer not in self.links:
+            self.closed(peer)
+            self.host = None
+            self._seek()
+        elif self.host is None and peer not in self.refused and peer not in self.links:
+            # a claimant's call failed before it proved anything: try it again in a while
+            # (at once could spin on a peer whose links close as soon as they open)
+            window.setTimeout(create_proxy(lambda *_: self._seek()), SEEK_AGAIN_S * 1000)
 
-    def _call_host(self, peer: str) -> None:
-        if self.host is not None and self.host != peer and self.host in self.links:
-            self.links[self.host].close()
-        self.host = peer
+    # -- finding the host (a guest) ------------------------------------------------------
+
+    def _seek(self) -> None:
+        """Without a proven host, call every claimant not yet called or refused."""
+        if self.host is not None or self.signal.peer is None:
+            return
+        for peer in self.claims:
+            if peer not in self.links and peer not in self.refused:
+                self._call(peer)
+
+    def _call(self, peer: str) -> None:
         link = self._link(peer, calls=True)
         window.setTimeout(create_proxy(lambda *_: self._check_call(link)), CALL_AGAIN_S * 1000)
 
     def _check_call(self, link: Link) -> None:
-        """Call the host again if this call is still the current one and never opened."""
-        current = self.links.get(link.peer) is link and self.host == link.peer
-        if current and not link.is_open and not link.done and self.signal.peer is not None:
-            self._call_host(link.peer)
+        """Call a claimant again if this call is still the current one and has not given a
+        proven host (it never opened, or never proved): an offer, answer or candidate can be
+        lost, and so can a proof."""
+        current = self.links.get(link.peer) is link and self.host != link.peer
+        if current and not link.done and link.peer in self.claims \
+                and link.peer not in self.refused and self.signal.peer is not None:
+            self.challenges.pop(link.peer, None)
+            self._call(link.peer)
+
+    def _claim(self, peer: str) -> None:
+        if peer not in self.claims:
+            self.claims.append(peer)
+        self._seek()
 
     def on_signal(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "welcome" and self.role == "guest":
-            hosts = [p["peer"] for p in message["peers"] if p["hello"].get("role") == "host"]
-            if hosts:
-                self._call_host(hosts[-1])
-            else:
+            # a new signalling connection: our peer id changed, so calls made under the old
+            # one are stale unless proven
+            self.claims = [p["peer"] for p in message["peers"]
+                           if p["hello"].get("role") == "host"]
+            if not self.claims:
                 self.state("no-host")
+            self._seek()
         elif kind == "peer-joined" and self.role == "guest" \
                 and message["hello"].get("role") == "host":
-            self._call_host(message["peer"])
+            self._claim(message["peer"])
         elif kind == "peer-left":
-            link = self.links.get(message["peer"])
+            peer = message["peer"]
+            if peer in self.claims:
+                self.claims.remove(peer)
+            link = self.links.get(peer)
             if link is not None:
                 link.close()
         elif kind == "offer" and self.role == "host":
