@@ -601,8 +601,10 @@ class HostRoom:
     def sync_due(self) -> float | None:
         """When (epoch ms) a sync a guest asked for too soon is owed, if any: the page calls
         :meth:`tick` then (else it goes with the next message or action the host handles)."""
+        # the same peers flush_syncs serves (a connection replaced by another holding its
+        # secret is owed nothing): a time it would never clear would make the page spin
         owed = [p.synced_at + SYNC_INTERVAL_MS for p in self.peers.values()
-                if p.wants_sync and p.synced_at is not None]
+                if p.wants_sync and p.secret is not None and p.synced_at is not None]
         return min(owed) if owed else None
 
     def reveal_due(self) -> float | None:

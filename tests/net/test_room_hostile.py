@@ -256,6 +256,17 @@ def test_an_owed_sync_is_sent_by_the_tick_when_nothing_else_happens():
     assert net.host.sync_due() is None
 
 
+def test_no_sync_is_due_for_a_connection_another_one_replaced():
+    # the host's page arms a timer for sync_due() and calls tick(); tick() serves only
+    # connections that hold a seat secret, so a time owed to one that lost it (its seat was
+    # opened on another connection) would never clear and the page would spin on it
+    net = _match(30, seed=3)
+    assert _from_guest(net, "p1", "resync") and _from_guest(net, "p1", "resync")
+    assert net.host.sync_due() is not None
+    net.host.peers["p1"].secret = None  # what a hello with its secret from elsewhere does
+    assert net.host.sync_due() is None
+
+
 def _from_guest_new(net: Net, guest: GuestRoom, kind: str, **fields: Any) -> bool:
     return net.host.receive("spy", protocol.encode(kind, guest.counter.next(), **fields),
                             net.now)
@@ -330,3 +341,4 @@ def test_a_queued_action_refused_when_its_turn_comes_is_reported_to_its_sender()
                 and json.loads(text)["type"] == "refused"]
     assert [r["code"] for r in refusals] == ["illegal"]
     assert "stale" in refusals[0]["message"]
+
