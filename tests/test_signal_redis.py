@@ -149,7 +149,7 @@ def test_peers_of_one_room_on_three_instances_hear_of_each_other_and_exchange_me
         assert await a.receive() == {"type": "peer-joined", "peer": b.id,
                                      "hello": {"role": "guest"}}
         d = await c.join(1, ROOM_B)  # another room, on an instance with a peer of room A
-        cc = await c.join(2, ROOM_A, {"role": "guest", "n": 2})
+        cc = await c.join(2, ROOM_A, {"role": "spectator"})
         assert [p["peer"] for p in cc.welcome["peers"]] == [a.id, b.id]  # joining order
         for peer in (a, b):
             message = await peer.receive()
