@@ -1098,6 +1098,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="messages a second per peer (default: %(default)s)")
     group.add_argument("--burst", type=int, default=SignalConfig.rate_burst,
                        help="messages a peer may send at once (default: %(default)s)")
+    group.add_argument("--forwarded-for", action="store_true",
+                       help="take each client's address (for the per-address join budget) from "
+                            "the last X-Forwarded-For entry: only behind a proxy that sets it")
     group.add_argument(
         "--redis-url", default=None, metavar="URL",
         help="share rooms with other helper instances through this Redis "
@@ -1129,6 +1132,7 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
         idle_timeout=args.idle_timeout,
         rate_per_second=args.rate,
         rate_burst=args.burst,
+        forwarded_for=getattr(args, "forwarded_for", False),
         allowed_origins=frozenset(origins),
         ice_servers=tuple(ice),
         turn_urls=tuple(args.turn_url),

@@ -325,3 +325,12 @@ def test_limit_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="address_join_rate"):
         sig.SignalConfig(address_join_rate=0)
 
+
+
+def test_forwarded_for_option() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sig.add_arguments(parser)
+    assert not sig.config_from_args(parser.parse_args([]), env={}).forwarded_for
+    assert sig.config_from_args(parser.parse_args(["--forwarded-for"]), env={}).forwarded_for
