@@ -28,11 +28,11 @@ instance that delivers it, whichever the room's other peers are on. A payload is
 the peers with a one-letter head: on an instance channel, `s` + peer id + sender's peer id (or
 12 dashes) + room id + "|" + text (to that peer of that room; the delivering instance holds the
 sender to its per-pair bounds and, when they are exceeded, drops the relay and sends the sender
-one `target-busy` error back through Redis); on a room channel, `b` + peer id or 12 dashes +
-its join number or 0 + "|" + text (to every peer of the room but that one; with a join number, as for a
-`peer-joined`, not to the peers that joined after it either: the welcome they got, read from the
-room's hash when they joined, named it already, and the broadcast may reach them later than
-that, since the joining instance publishes it after the new peer is in the hash), `c` +
+one `target-busy` error back through Redis); on a room channel, `b` + peer id or 12 dashes + its
+join number or 0 + "|" + text (to every peer of the room but that one; with a join number, as
+for a `peer-joined`, not to the peers that joined after it either: the welcome they got, read
+from the room's hash when they joined, named it already, and the broadcast may reach them later
+than that, since the joining instance publishes it after the new peer is in the hash), `c` +
 "code|reason|" + comma-separated peer ids (the room was closed: evict them). One subscriber
 connection receives what is published in the order Redis ran the PUBLISH commands, whatever the
 channel, so a relay never overtakes the broadcast before it.
