@@ -30,7 +30,18 @@ is not compared so a TLS-terminating proxy in front works); `allowed_origins` ad
 
 Joins. Besides the cap, a room takes at most `join_burst` joins at once and `join_rate` a second
 after that, whoever joins and wherever: a peer that reconnects to get a fresh message budget
-(or a fresh connection on another instance) is bounded by its room's join budget.
+(or a fresh connection on another instance) is bounded by its room's join budget. Before that
+budget is touched, each client address (an IPv6 /64; with `forwarded_for`, the proxy's
+X-Forwarded-For) has its own, smaller budget per room in this process, so that one address
+joining in a loop cannot spend the room's budget for everybody else.
+
+Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
+only, short scalar values. Numbers that overflow to Infinity are refused and Infinity/NaN are
+never written (JavaScript's JSON.parse refuses them). Every message queued for a peer counts
+against `outbox_limit`, the helper's own (pong, error) too. Relays queued from one sender to
+one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all senders together, half the
+outbox): over that the relay is dropped and the sender told `target-busy` once per run, so a
+fast sender cannot get a slow reader cut off.
 
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
 this process, and `server.signal_redis.RedisRoomStore` (chosen by `--redis-url` or `REDIS_URL`)
