@@ -30,7 +30,18 @@ is not compared so a TLS-terminating proxy in front works); `allowed_origins` ad
 
 Joins. Besides the cap, a room takes at most `join_burst` joins at once and `join_rate` a second
 after that, whoever joins and wherever: a peer that reconnects to get a fresh message budget
-(or a fresh connection on another instance) is bounded by its room's join budget.
+(or a fresh connection on another instance) is bounded by its room's join budget. Before that
+budget is touched, each client address (an IPv6 /64; with `forwarded_for`, the proxy's
+X-Forwarded-For) has its own, smaller budget per room in this process, so that one address
+joining in a loop cannot spend the room's budget for everybody else.
+
+Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
+only, short scalar values. Numbers that overflow to Infinity are refused and Infinity/NaN are
+never written (JavaScript's JSON.parse refuses them). Every message queued for a peer counts
+against `outbox_limit`, the helper's own (pong, error) too. Relays queued from one sender to
+one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all senders together, half the
+outbox): over that the relay is dropped and the sender told `target-busy` once per run, so a
+fast sender cannot get a slow reader cut off.
 
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
 this process, and `server.signal_redis.RedisRoomStore` (chosen by `--redis-url` or `REDIS_URL`)
@@ -53,6 +64,7 @@ import base64
 import contextlib
 import hashlib
 import hmac
+import ipaddress
 import json
 import math
 import os
@@ -88,6 +100,12 @@ CLIENT_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "ping": (frozenset({"type"}), frozenset()),
 }
 
+# What a join's `hello` may say about the peer: known keys, each a short scalar. The page sends
+# {"role": "host"} or {"role": "guest"}; other peers' hellos are copied into `welcome`, so a
+# nested or bulky one would reach every later joiner (the page refuses deep messages).
+HELLO_KEYS = frozenset({"role"})
+MAX_HELLO_TEXT = 64  # characters of a string value in `hello`
+
 # Close codes (4000-4999 are the application's own; 1001, 1009 and 1011 are standard).
 CLOSE_IDLE = 4000
 CLOSE_ROOM_FULL = 4001
@@ -121,6 +139,15 @@ class RoomFull(Exception):
 
 class RoomBusy(Exception):
     """The room's join budget is spent (too many joins in a short time)."""
+
+
+class TargetBusy(Exception):
+    """Too much from one sender is already queued for the target peer: the relay is dropped.
+    `report` is true for the first refusal of a run (the sender is told once per run)."""
+
+    def __init__(self, report: bool) -> None:
+        super().__init__("target busy")
+        self.report = report
 
 
 class StoreUnavailable(Exception):
@@ -164,6 +191,18 @@ class SignalConfig:
     sweep_interval: float = 5.0
     heartbeat: float = 30.0  # WebSocket pings that find dead connections
     outbox_limit: int = 256  # messages queued for a peer that does not read: then it is closed
+    # Relays queued from one sender to one peer: over either bound the sender hears
+    # "target-busy" and the relay is dropped, so a fast sender cannot get a slow reader cut off.
+    # Relays from all senders together may fill half the outbox, never all of it.
+    pair_queue_bytes: int = 64 * 1024
+    pair_queue_messages: int = 32
+    # Joins per remote address and room: one address (one attacker reloading in a loop) cannot
+    # spend the room's whole join budget. 20 at once, then one every 5 s.
+    address_join_rate: float = 0.2
+    address_join_burst: int = 20
+    # Take the client's address from the last X-Forwarded-For entry (set it only behind a
+    # proxy that sets that header; otherwise every client could claim any address).
+    forwarded_for: bool = False
     same_origin: bool = True
     allowed_origins: frozenset[str] = frozenset()
     # Handed to every peer in `welcome`: RTCIceServer dicts (STUN, or TURN with fixed secrets).
@@ -177,11 +216,12 @@ class SignalConfig:
         if not self.path.startswith("/"):
             raise ValueError(f"path must start with '/': {self.path!r}")
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
-                     "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl"):
+                     "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl",
+                     "pair_queue_bytes", "pair_queue_messages", "address_join_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
-                     "sweep_interval", "heartbeat"):
+                     "sweep_interval", "heartbeat", "address_join_rate"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
@@ -223,6 +263,25 @@ def turn_credentials(secret: str, peer: str, now: float, ttl: int) -> tuple[str,
     username = f"{int(now) + ttl}:{peer}"
     digest = hmac.new(secret.encode(), username.encode(), hashlib.sha1).digest()
     return username, base64.b64encode(digest).decode("ascii")
+
+
+def client_address(request: web.BaseRequest, config: SignalConfig) -> str:
+    """Who is connecting, for the per-address join budget: the peer's IP address, or with
+    `forwarded_for` the last X-Forwarded-For entry (the one the nearest proxy wrote). An IPv6
+    address stands for its /64, which one subscriber usually holds whole."""
+    address = request.remote or ""
+    if config.forwarded_for:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        address = forwarded or address
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:100]  # a unix socket, or a proxy's odd header: compared as text
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
 
 
 def origin_allowed(origin: str | None, host: str | None, config: SignalConfig) -> bool:
@@ -303,8 +362,9 @@ class Mailbox(Protocol):
     config: SignalConfig
     log: LogSink
 
-    def post(self, room: str, peer: str, text: str) -> bool:
-        """Queue `text` for the peer; False if the peer is not connected here."""
+    def post(self, room: str, peer: str, text: str, sender: str | None = None) -> bool:
+        """Queue `text` for the peer; False if the peer is not connected here. A relay names
+        its `sender`: TargetBusy when that sender has too much queued for the peer already."""
         ...
 
     def evict(self, room: str, peer: str, code: int, reason: str) -> None:
@@ -335,8 +395,9 @@ class RoomStore(Protocol):
         [] also when the peer was no longer there (its leaving was already announced)."""
         ...
 
-    async def send(self, room: str, to: str, text: str) -> bool:
-        """Deliver to one peer of the room; False when the room has no such peer."""
+    async def send(self, room: str, to: str, text: str, sender: str | None = None) -> bool:
+        """Deliver to one peer of the room; False when the room has no such peer. `sender`
+        (a relay's) goes to the mailbox's `post`; a local mailbox's TargetBusy passes through."""
         ...
 
     async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
@@ -410,11 +471,11 @@ class MemoryRoomStore:
             del self._rooms[room]
         return list(state.peers)
 
-    async def send(self, room: str, to: str, text: str) -> bool:
+    async def send(self, room: str, to: str, text: str, sender: str | None = None) -> bool:
         state = self._rooms.get(room)
         if state is None or to not in state.peers:
             return False
-        return self._mailbox.post(room, to, text)
+        return self._mailbox.post(room, to, text, sender)
 
     async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:
         state = self._rooms.get(room)
@@ -455,10 +516,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent; 1e999 would become Infinity, which is not
+    JSON (the helper would pass it on as `Infinity`, and the page's JSON.parse refuses that)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text[:40]}")
+    return value
+
+
+def check_hello(hello: JSON) -> dict[str, Any]:
+    """A join's `hello`: an object of HELLO_KEYS, each a string of at most MAX_HELLO_TEXT
+    characters, a finite number, true, false or null. SignalError (bad-schema) otherwise."""
+    if not isinstance(hello, dict):
+        raise SignalError("bad-schema", "join: 'hello' is a JSON object")
+    if extra := set(hello) - HELLO_KEYS:
+        names = ", ".join(sorted(k[:40] for k in extra))
+        known = ", ".join(sorted(HELLO_KEYS))
+        raise SignalError("bad-schema", f"join: 'hello' may hold only {known}, not {names}")
+    for key, value in hello.items():
+        if isinstance(value, str):
+            if len(value) > MAX_HELLO_TEXT:
+                raise SignalError("bad-schema",
+                                  f"join: hello's {key!r} is over {MAX_HELLO_TEXT} characters")
+        elif value is not None and not isinstance(value, (bool, int, float)):
+            raise SignalError("bad-schema",
+                              f"join: hello's {key!r} is a string, number, boolean or null")
+    return hello
+
+
 def parse_client_message(text: str) -> dict[str, Any]:
     """The message as a dict, checked against CLIENT_FIELDS; SignalError says what is wrong."""
     try:
-        message = json.loads(text, parse_constant=_reject_constant)
+        message = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except RecursionError:  # deeply nested arrays: json's C scanner recurses
         raise SignalError("bad-json", "nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 4300 digits
@@ -482,8 +572,8 @@ def parse_client_message(text: str) -> dict[str, Any]:
             raise SignalError("bad-schema", "join: 'v' is the protocol version, an integer")
         if not isinstance(message["room"], str) or not ROOM_ID_RE.fullmatch(message["room"]):
             raise SignalError("bad-room", "join: 'room' is 22-64 characters of A-Z a-z 0-9 _ -")
-        if "hello" in message and not isinstance(message["hello"], dict):
-            raise SignalError("bad-schema", "join: 'hello' is a JSON object")
+        if "hello" in message:
+            check_hello(message["hello"])
     elif kind in RELAYED_TYPES:
         if not isinstance(message["to"], str) or not PEER_ID_RE.fullmatch(message["to"]):
             raise SignalError("bad-schema", f"{kind}: 'to' is a peer id")
@@ -491,7 +581,9 @@ def parse_client_message(text: str) -> dict[str, Any]:
 
 
 def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    # allow_nan=False: never Infinity or NaN on the wire (parse_client_message refuses them,
+    # so this raising would be a bug, reported as an internal error)
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
 
 
 def _int_or_none(code: int | None) -> int | None:
@@ -500,6 +592,13 @@ def _int_or_none(code: int | None) -> int | None:
 
 def error_message(code: str, text: str) -> str:
     return _dumps({"type": "error", "code": code, "message": text})
+
+
+def target_busy_message(target: str) -> str:
+    """Said once to a sender whose relays to `target` are being dropped (see TargetBusy)."""
+    return error_message(
+        "target-busy", f"peer {target} has too many of your messages unread: "
+                       "this one and any more until it catches up were dropped")
 
 
 # --------------------------------------------------------------------------------------------
@@ -533,7 +632,8 @@ class Connection:
     """One WebSocket: its peer id and room once joined, its outbox and its limits."""
 
     __slots__ = ("ws", "transport", "peer", "room", "room_closed", "opened", "bucket", "bad",
-                 "limited", "relayed", "outbox", "writer", "close_code", "close_reason")
+                 "limited", "relayed", "outbox", "writer", "close_code", "close_reason",
+                 "queued_relays", "queued_from", "busy_told", "address")
 
     def __init__(
         self,
@@ -544,6 +644,7 @@ class Connection:
     ) -> None:
         self.ws = ws
         self.transport = transport
+        self.address = ""  # the client's address (its /64 for IPv6), for join budgets
         self.room_closed = False  # its room was closed (idle): no peer-left to send
         self.peer: str | None = None
         self.room: str | None = None
@@ -552,7 +653,11 @@ class Connection:
         self.bad = 0
         self.limited = False  # inside a run of rate-limited messages (reported once per run)
         self.relayed = 0
+        # Texts to send, each with the peer that sent it (relays) or None; and _CLOSE.
         self.outbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.queued_relays = 0  # relays in the outbox, from anybody
+        self.queued_from: dict[str, list[int]] = {}  # sender -> [relays, bytes] in the outbox
+        self.busy_told: set[str] = set()  # senders told "target-busy" in their current run
         self.writer: asyncio.Task[None] | None = None
         self.close_code: int | None = None
         self.close_reason = ""
@@ -573,10 +678,33 @@ class Connection:
                     if self.transport is not None:
                         self.transport.abort()
                 return
+            text, sender = item
             try:
-                await self.ws.send_str(item)
+                await self.ws.send_str(text)
             except (ConnectionError, RuntimeError):  # closed under us: the reader sees it too
                 return
+            finally:
+                if sender is not None:
+                    self.sent_relay(sender, len(text))
+
+    def queue(self, text: str, sender: str | None = None) -> None:
+        self.outbox.put_nowait((text, sender))
+        if sender is not None:
+            self.queued_relays += 1
+            counts = self.queued_from.setdefault(sender, [0, 0])
+            counts[0] += 1
+            counts[1] += len(text)
+
+    def sent_relay(self, sender: str, size: int) -> None:
+        self.queued_relays -= 1
+        counts = self.queued_from.get(sender)
+        if counts is None:
+            return
+        counts[0] -= 1
+        counts[1] -= size
+        if counts[0] <= 0:  # all sent: the sender's run of refusals (if any) is over
+            del self.queued_from[sender]
+            self.busy_told.discard(sender)
 
 
 class SignalHub:
@@ -599,6 +727,8 @@ class SignalHub:
         self.store: RoomStore = store(self)
         self.connections: set[Connection] = set()
         self._by_peer: dict[tuple[str, str], Connection] = {}
+        # Join budgets per (client address, room), in this process; swept once full again.
+        self._address_joins: dict[tuple[str, str], TokenBucket] = {}
 
     # ---- wiring into an aiohttp application
 
@@ -646,14 +776,35 @@ class SignalHub:
 
     # ---- Mailbox (what the store delivers through)
 
-    def post(self, room: str, peer: str, text: str) -> bool:
+    def post(self, room: str, peer: str, text: str, sender: str | None = None) -> bool:
         conn = self._by_peer.get((room, peer))
         if conn is None or conn.close_code is not None:
             return False
+        if sender is not None and self._relay_refused(conn, sender, len(text)):
+            report = sender not in conn.busy_told
+            conn.busy_told.add(sender)
+            if report:
+                self.log({"event": "target-busy", "room": room_tag(room), "peer": peer,
+                          "sender": sender})
+            raise TargetBusy(report)
+        return self._enqueue(conn, text, sender)
+
+    def _relay_refused(self, conn: Connection, sender: str, size: int) -> bool:
+        """Whether a relay would queue too much for `conn`: from this sender (its pair bounds),
+        or from all senders together (half the outbox: the rest is for the helper's own)."""
+        config = self.config
+        if conn.queued_relays >= max(1, config.outbox_limit // 2):
+            return True
+        count, queued = conn.queued_from.get(sender, (0, 0))
+        return count >= config.pair_queue_messages or (
+            count > 0 and queued + size > config.pair_queue_bytes)
+
+    def _enqueue(self, conn: Connection, text: str, sender: str | None = None) -> bool:
+        """Queue for the peer; a peer with `outbox_limit` messages unread is cut off."""
         if conn.outbox.qsize() >= self.config.outbox_limit:
             self._abort(conn, CLOSE_SLOW, "not reading its messages")
             return False
-        conn.outbox.put_nowait(text)
+        conn.queue(text, sender)
         return True
 
     def evict(self, room: str, peer: str, code: int, reason: str) -> None:
@@ -667,6 +818,9 @@ class SignalHub:
     async def sweep(self) -> None:
         """Close connections that never joined and rooms that went idle (the clock decides)."""
         now = self.clock()
+        for key, bucket in list(self._address_joins.items()):
+            if bucket.full(now):
+                del self._address_joins[key]
         for conn in list(self.connections):
             if conn.room is None and now - conn.opened >= self.config.join_timeout:
                 self._close(conn, CLOSE_JOIN_TIMEOUT, "no join in time")
@@ -702,8 +856,9 @@ class SignalHub:
             conn.transport = None
 
     def _send(self, conn: Connection, text: str) -> None:
+        """Queue the helper's own message (welcome, pong, error) under the same outbox limit."""
         if conn.close_code is None:
-            conn.outbox.put_nowait(text)
+            self._enqueue(conn, text)
 
     # ---- the endpoint
 
@@ -729,6 +884,7 @@ class SignalHub:
             return web.Response(status=503, text="The signalling helper is full; try later.")
         await ws.prepare(request)
         conn = Connection(ws, request.transport, config, self.clock())
+        conn.address = client_address(request, config)
         self.connections.add(conn)
         conn.writer = asyncio.create_task(conn.write_loop())
         self.log({"event": "connect", "remote": request.remote})
@@ -806,7 +962,14 @@ class SignalHub:
             self._send(conn, '{"type":"pong"}')
         else:
             relayed = _dumps({"type": kind, "from": conn.peer, "data": message["data"]})
-            if not await self.store.send(conn.room, message["to"], relayed):
+            try:
+                sent = await self.store.send(conn.room, message["to"], relayed, conn.peer)
+            except TargetBusy as busy:
+                # Not counted as bad: a host must not be closed because a guest reads slowly.
+                if busy.report:
+                    self._send(conn, target_busy_message(message["to"]))
+                return
+            if not sent:
                 raise SignalError("unknown-peer", f"{kind}: no peer {message['to']} in this room")
             conn.relayed += 1
         with contextlib.suppress(StoreUnavailable):  # a missed touch only ages the room
@@ -825,6 +988,13 @@ class SignalHub:
             self._close(conn, CLOSE_VERSION, "protocol version")
             return
         room = message["room"]
+        if not self._address_may_join(conn.address, room, now):
+            self.log({"event": "room-busy", "room": room_tag(room), "address": conn.address})
+            self._send(conn, error_message(
+                "room-busy", "too many joins from your address in this room just now; "
+                             "try again shortly"))
+            self._close(conn, CLOSE_ROOM_BUSY, "address busy")
+            return
         for _attempt in range(4):
             peer = secrets.token_hex(6)
             try:
@@ -867,6 +1037,17 @@ class SignalHub:
             await self.store.broadcast(room, peer_joined_message(peer, hello), exclude=peer)
         self.log({"event": "join", "room": room_tag(room), "peer": peer,
                   "peers": len(others) + 1})
+
+    def _address_may_join(self, address: str, room: str, now: float) -> bool:
+        """Take a token from the address's join budget in this room (before the room's own
+        budget is touched, so that an address's refused joins cost the room nothing)."""
+        key = (address, room)
+        bucket = self._address_joins.get(key)
+        if bucket is None:
+            config = self.config
+            bucket = self._address_joins[key] = TokenBucket(
+                config.address_join_rate, config.address_join_burst, now)
+        return bucket.take(now)
 
     def ice_servers_for(self, peer: str) -> list[dict[str, Any]]:
         servers = [dict(s) for s in self.config.ice_servers]
@@ -928,6 +1109,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="messages a second per peer (default: %(default)s)")
     group.add_argument("--burst", type=int, default=SignalConfig.rate_burst,
                        help="messages a peer may send at once (default: %(default)s)")
+    group.add_argument("--forwarded-for", action="store_true",
+                       help="take each client's address (for the per-address join budget) from "
+                            "the last X-Forwarded-For entry: only behind a proxy that sets it")
     group.add_argument(
         "--redis-url", default=None, metavar="URL",
         help="share rooms with other helper instances through this Redis "
@@ -959,6 +1143,7 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
         idle_timeout=args.idle_timeout,
         rate_per_second=args.rate,
         rate_burst=args.burst,
+        forwarded_for=getattr(args, "forwarded_for", False),
         allowed_origins=frozenset(origins),
         ice_servers=tuple(ice),
         turn_urls=tuple(args.turn_url),

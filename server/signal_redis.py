@@ -25,12 +25,14 @@ Channels: `P room:R` carries what concerns every peer of room R; every instance 
 R subscribes to it while it has one. `P instance:X` is subscribed by instance X alone and
 carries the relays (offer, answer, candidate) to the peers it holds: a relay is read by the one
 instance that delivers it, whichever the room's other peers are on. A payload is the text for
-the peers with a one-letter head: on an instance channel, `s` + peer id + room id + "|" + text
-(to that peer of that room); on a room channel, `b` + peer id or 12 dashes + its join number or
-0 + "|" + text (to every peer of the room but that one; with a join number, as for a
-`peer-joined`, not to the peers that joined after it either: the welcome they got, read from the
-room's hash when they joined, named it already, and the broadcast may reach them later than
-that, since the joining instance publishes it after the new peer is in the hash), `c` +
+the peers with a one-letter head: on an instance channel, `s` + peer id + sender's peer id (or
+12 dashes) + room id + "|" + text (to that peer of that room; the delivering instance holds the
+sender to its per-pair bounds and, when they are exceeded, drops the relay and sends the sender
+one `target-busy` error back through Redis); on a room channel, `b` + peer id or 12 dashes + its
+join number or 0 + "|" + text (to every peer of the room but that one; with a join number, as
+for a `peer-joined`, not to the peers that joined after it either: the welcome they got, read
+from the room's hash when they joined, named it already, and the broadcast may reach them later
+than that, since the joining instance publishes it after the new peer is in the hash), `c` +
 "code|reason|" + comma-separated peer ids (the room was closed: evict them). One subscriber
 connection receives what is published in the order Redis ran the PUBLISH commands, whatever the
 channel, so a relay never overtakes the broadcast before it.
@@ -87,7 +89,9 @@ from server.signal import (
     RoomFull,
     RoomLimits,
     StoreUnavailable,
+    TargetBusy,
     peer_left_message,
+    target_busy_message,
 )
 
 DEFAULT_PREFIX = "ludo:signal:"
@@ -605,10 +609,14 @@ class RedisRoomStore:
         data: str = message["data"]
         head = data[:1]
         if head == "s":  # on this instance's own channel
-            to = data[1:13]
-            room, _, text = data[13:].partition("|")
+            to, sender = data[1:13], data[13:25]
+            room, _, text = data[25:].partition("|")
             if to in self.local_rooms.get(room, ()):
-                self._mailbox.post(room, to, text)
+                try:
+                    self._mailbox.post(room, to, text, None if sender == NOBODY else sender)
+                except TargetBusy as busy:  # dropped; the sender hears it once per run
+                    if busy.report:
+                        self._background(self.send(room, sender, target_busy_message(to)))
             return
         if not channel.startswith(self.keys.room_channel_prefix):
             return
@@ -643,7 +651,7 @@ class RedisRoomStore:
         key = (room, peer)
         if key in self.members:
             raise KeyError(peer)
-        hello_text = json.dumps(hello, separators=(",", ":"))
+        hello_text = json.dumps(hello, separators=(",", ":"), allow_nan=False)
         self.members[key] = _Local(0, hello_text)  # joining: a resync must leave it alone
         joined = False
         try:
@@ -702,9 +710,10 @@ class RedisRoomStore:
         self._release(room)
         return local
 
-    async def send(self, room: str, to: str, text: str) -> bool:
+    async def send(self, room: str, to: str, text: str, sender: str | None = None) -> bool:
         sent = await self._call(self._relays.call(
-            self.keys.room(room)[0], to, self.keys.instance_prefix, f"s{to}{room}|{text}"))
+            self.keys.room(room)[0], to, self.keys.instance_prefix,
+            f"s{to}{sender or NOBODY}{room}|{text}"))
         return bool(sent)
 
     async def broadcast(self, room: str, text: str, exclude: str | None = None) -> int:

@@ -144,12 +144,12 @@ def test_peers_of_one_room_on_three_instances_hear_of_each_other_and_exchange_me
         redis_server: RedisServer) -> None:
     async def test(c: Cluster) -> None:
         a = await c.join(0, ROOM_A, {"role": "host"})
-        b = await c.join(1, ROOM_A, {"role": "guest", "n": 1})
+        b = await c.join(1, ROOM_A, {"role": "guest"})
         assert b.welcome["peers"] == [{"peer": a.id, "hello": {"role": "host"}}]
         assert await a.receive() == {"type": "peer-joined", "peer": b.id,
-                                     "hello": {"role": "guest", "n": 1}}
+                                     "hello": {"role": "guest"}}
         d = await c.join(1, ROOM_B)  # another room, on an instance with a peer of room A
-        cc = await c.join(2, ROOM_A, {"role": "guest", "n": 2})
+        cc = await c.join(2, ROOM_A, {"role": "spectator"})
         assert [p["peer"] for p in cc.welcome["peers"]] == [a.id, b.id]  # joining order
         for peer in (a, b):
             message = await peer.receive()
@@ -247,6 +247,31 @@ def test_the_cap_and_the_join_budget_hold_across_instances(redis_server: RedisSe
         assert (await c.join(0, ROOM_B)).welcome["peers"] == []  # other rooms are not touched
 
     run_cluster(redis_server, 3, test, room_cap=3, join_burst=5, join_rate=0.001)
+
+
+def test_a_flooding_sender_on_another_instance_is_told_target_busy_and_the_reader_stays(
+        redis_server: RedisServer) -> None:
+    async def test(c: Cluster) -> None:
+        reader = await c.join(1, ROOM_A)
+        sender = await c.join(0, ROOM_A)
+        await reader.receive()  # peer-joined
+        conn = c.hubs[1]._by_peer[(ROOM_A, reader.id)]
+        conn.writer.cancel()  # from now on the reader reads nothing
+        for n in range(40):
+            await sender.send({"type": "candidate", "to": reader.id, "data": n})
+        error = await next_of(sender, "error")  # from instance 1, through Redis
+        assert error["code"] == "target-busy" and reader.id in error["message"]
+        await until(lambda: _true(len(c.events_of(1, "target-busy")) == 1
+                                  and conn.queued_relays == 8))
+        assert conn.close_code is None and conn.queued_from[sender.id][0] == 8
+        conn2 = c.hubs[0]._by_peer[(ROOM_A, sender.id)]
+        assert conn2.close_code is None and conn2.bad == 0
+
+    run_cluster(redis_server, 2, test, pair_queue_messages=8)
+
+
+async def _true(value: bool) -> bool:
+    return value
 
 
 def test_an_idle_room_closes_on_every_instance_and_an_active_one_stays(
