@@ -88,6 +88,7 @@ class Controller:
         self.route()
         document.documentElement.dataset.ready = "1"
         self.schedule()
+        self.sound.prepare()  # here, not at the first press: it can take a long task
         try:  # offline play, updates and Install; the game works without them
             from . import pwa
             pwa.start(self)
