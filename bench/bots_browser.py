@@ -6,8 +6,9 @@
 Four computers of one level play on the real page (pace 0, so they act back to back) until
 ``--decisions`` choices between several moves have been made.  Each decision leaves a User
 Timing entry ``ludo:decision:<level>:<phase>`` (py/app/browser/autoplay.py); long tasks
-(> 50 ms) are collected with a PerformanceObserver, all of them and those once play began (the
-first decision; before it, the start button sets the table up).  Prints one JSON line.
+(> 50 ms) are collected with a PerformanceObserver, all of them, those once play began (the
+first decision) and those before it (the Start click: the game made, the table shown and
+drawn, the focus placed).  Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -89,8 +90,11 @@ def run(base_url: str, level: str, decisions: int, timeout_s: float, rules: str 
                                  "longest_task_ms": round(max(d for _, d in long_tasks), 1)
                                  if long_tasks else None}
     in_play = [d for start, d in long_tasks if start >= first]
+    at_start = [d for start, d in long_tasks if start < first]
     result.update(long_tasks_in_play=len(in_play),
-                  longest_task_in_play_ms=round(max(in_play), 1) if in_play else None)
+                  longest_task_in_play_ms=round(max(in_play), 1) if in_play else None,
+                  long_tasks_at_start=len(at_start),
+                  longest_task_at_start_ms=round(max(at_start), 1) if at_start else None)
     if measures:
         result.update(decision_median_ms=round(statistics.median(measures), 1),
                       decision_p95_ms=round(percentile(measures, 0.95), 1),

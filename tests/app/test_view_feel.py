@@ -346,3 +346,37 @@ def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None
                            winners=["red"])
     assert panel.winner_text(alone)[0] == "Red wins!"
     assert panel.team_html(alone.scene(), None) == ""
+
+
+def _gilgiti(tokens: dict[str, list[object]], rolled: list[int]) -> object:
+    """A Gilgiti position (red and green) in its move phase, nothing played yet."""
+    tokens = {c: tokens.get(c, ["yard"] * 4) for c in ("red", "green")}
+    return parse_position(json.dumps({
+        "format": "courtyard-ludo/position", "version": 1, "rules": "gilgiti",
+        "seats": ["red", "green"], "teams": False, "turn": "red", "phase": "move",
+        "rolled": rolled, "unplayed": sorted(rolled), "tokens": tokens, "turn_start": tokens,
+        "resting": [], "timeouts": {"red": 0, "green": 0}, "quit": None, "winners": [],
+        "rng": "00000000000000aa"}))
+
+
+def _hops(before: object, action: Action) -> dict[str, view.Hop]:
+    """What the screen does after ``action``: every piece with a path hops along it."""
+    start = view.piece_layout(scene(before))
+    after, events = apply(before, action)
+    end = view.piece_layout(scene(after))
+    paths = {p: e["path"] for e in events if "path" in e for p in e["pieces"]}
+    return {p: view.hop(scene(after), p, path, start[p][:2], end[p][:2])
+            for p, path in paths.items()}
+
+
+def test_a_stack_strike_and_forcing_the_gate_hop_like_any_move() -> None:
+    # a stack of two strikes the matching block four squares on: both tokens hop each square
+    state = _gilgiti({"red": [10, 10, "yard", "yard"], "green": [14, 14, 0, 0]}, [6, 6, 4])
+    hops = _hops(state, Action("move", tokens=(0, 1), value=4))
+    assert set(hops) == {"red-0", "red-1"}
+    assert all(h.steps == 4 and len(h.frames) == 2 * h.steps + 1 for h in hops.values())
+    assert all("scale(1.22)" in f["transform"] for h in hops.values() for f in h.frames[1::2])
+    # forcing the gate: both yard tokens hop onto the entry star, each from its own spot
+    hops = _hops(state, Action("force", tokens=(2, 3)))
+    assert set(hops) == {"red-2", "red-3"} and all(h.steps == 1 for h in hops.values())
+    assert hops["red-2"].frames[0] != hops["red-3"].frames[0]

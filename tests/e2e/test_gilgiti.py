@@ -1,6 +1,7 @@
 """Gilgiti Ludo in a real browser: a whole pass-and-play team game by mouse, a turn rolled
 back on screen, forcing the gate from a constructed position, a reload in the middle of a
-turn, the leave dialog, and a whole game against three computers by keyboard and touch.
+turn, the leave dialog, a whole game against three computers by keyboard and touch, and a
+two-player game alone played to the end.
 
 Constructed positions come from saved games (records replay exactly, and carry their rolls,
 so a record can hold whatever dice a test needs): either a record scripted roll by roll, or
@@ -34,6 +35,7 @@ from ludo import (
     resolve,
     scene,
 )
+from ludo.geometry import COLOURS, HOME
 from ludo.rules.gilgiti import GILGITI
 
 FAST = "?auto_delay=0&pace_ms=0"
@@ -518,5 +520,34 @@ def test_a_whole_game_against_three_computers_by_keyboard_and_touch(page: Page) 
     named = NAMES.get(winner)  # a named seat is "Bo (green) wins!", an unnamed one "Yellow wins!"
     assert (f"{named} ({winner})" if named else winner.capitalize()) + " wins!" in \
         dialog.inner_text()
+    assert page.console_errors == []
+    page.click("#winner-home")
+
+
+def test_a_two_player_game_alone_to_the_end(page: Page) -> None:
+    """Two seats, each for itself: two computers play it to
+    the end, and the winner dialog names the one who got all four tokens home."""
+    boot_with(page, None)
+    start_gilgiti(page, ("red", "green"), kinds={"red": "easy", "green": "easy"})
+    dialog = page.locator("#dlg-winner")
+    dialog.wait_for(state="visible", timeout=180_000)
+    state = state_of(page)
+    assert state.phase == "over" and not state.teams
+    assert len(state.winners) == 1
+    winner = state.winners[0]
+    loser = "green" if winner == "red" else "red"
+    assert state.tokens[COLOURS.index(winner)] == (HOME,) * 4
+    assert state.tokens[COLOURS.index(loser)] != (HOME,) * 4
+    assert page.inner_text("#winner-title") == f"{NAMES[winner]} ({winner}) wins!"
+    assert page.inner_text("#winner-text").startswith(
+        f"{NAMES[winner]} ({winner}) got all four tokens home.")
+    standings = dialog.locator(".standings li")
+    assert standings.count() == 2
+    assert "winner" in standings.nth(0).inner_text() and \
+        NAMES[winner] in standings.nth(0).inner_text()
+    assert NAMES[loser] in standings.nth(1).inner_text()
+    record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
+    assert record["rules"] == "gilgiti" and record["seats"] == ["red", "green"]
+    assert not record.get("options", {}).get("teams")
     assert page.console_errors == []
     page.click("#winner-home")

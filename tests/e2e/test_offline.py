@@ -3,7 +3,7 @@
 - A first visit leaves a service worker in control; everything the page loaded is on the
   precache list. Offline, a reload boots from the cache and a saved game is played to its end
   through the UI; a second tab opens offline with a query string. Every same-origin response
-  while offline comes from the service worker.
+  while offline comes from the service worker. A Gilgiti game, too, starts and ends offline.
 - Update: a changed build, served by a second server on a temporary copy of the site. Caught
   half-way through its deployment (new sw.js, old module) it fails to install and changes
   nothing; complete, it installs in the background while a game goes on, the banner appears,
@@ -181,6 +181,40 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     assert [r.url for r in served if not r.from_service_worker] == []
     assert page.console_errors == [] and page.failed_requests == []
     second.close()
+
+
+def test_a_gilgiti_game_starts_and_ends_offline(page: Page, server_url: str) -> None:
+    """Installed, then offline: a reload boots from the cache, Gilgiti is chosen in the setup
+    form and two computers play it to its end, with nothing fetched from the network."""
+    context = page.context
+    page.goto(server_url + "?auto_delay=0&pace_ms=0")
+    wait_ready(page)
+    wait_controlled(page)
+    context.set_offline(True)
+    offline: list[Response] = []
+    record_responses(page, offline)
+    page.reload()
+    wait_ready(page)
+    assert page.is_visible("#net-status") and page.is_visible("#screen-home")
+    page.check('input[name="rules"][value="gilgiti"]')
+    for colour in ("red", "green", "yellow", "blue"):
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(
+            colour in ("red", "green"))
+        page.select_option(f'[name="kind-{colour}"]', "easy")
+    page.locator("#opt-timer").set_checked(False)
+    page.click("#btn-start")
+    page.wait_for_selector("#screen-table:not([hidden])")
+    assert json.loads(page.evaluate("window.ludo.position()"))["rules"] == "gilgiti"
+    page.locator("#dlg-winner").wait_for(state="visible", timeout=180_000)
+    state = json.loads(page.evaluate("window.ludo.position()"))
+    assert state["phase"] == "over" and len(state["winners"]) == 1
+    assert f"{state['winners'][0].capitalize()} wins!" in page.inner_text("#winner-title")
+    record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
+    assert record["rules"] == "gilgiti" and len(record["actions"]) > 20
+    served = [r for r in offline if same_origin(r.url, server_url)]
+    assert len(served) > 40
+    assert [r.url for r in served if not r.from_service_worker] == []
+    assert page.console_errors == [] and page.failed_requests == []
 
 
 # Chromium fires beforeinstallprompt only for an installable site on a real profile, so the

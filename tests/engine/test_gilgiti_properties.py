@@ -104,7 +104,7 @@ def _play_checks(data: dict, action: Action, after, events: list) -> None:
     assert kind in ("moved", "entered", "struck", "forced")
     # no move passes or lands on an enemy block (the star exception honoured)
     if kind in ("moved", "entered", "struck"):
-        colour = first["colour"] if kind != "struck" else first["pieces"][0][0]
+        colour = first["colour"] if kind != "struck" else first["stack"][0][0]
         origin = data["tokens"][colour][first["token"]] if kind != "struck" else first["from"]
         dest, passed = ref_path(colour, origin, first["value"])
         assert not any(ref_blocked(data, side, sq) for sq in passed)
@@ -118,11 +118,11 @@ def _play_checks(data: dict, action: Action, after, events: list) -> None:
         # a stack moves only onto an exactly matching block
         if e["type"] == "struck":
             assert e["to"] not in STARS
-            mine = sorted(sum(1 for c, _ in e["pieces"] if c == colour)
-                          for colour in {c for c, _ in e["pieces"]})
+            mine = sorted(sum(1 for c, _ in e["stack"] if c == colour)
+                          for colour in {c for c, _ in e["stack"]})
             theirs = sorted(sum(1 for c, _ in e["victims"] if c == colour)
                             for colour in {c for c, _ in e["victims"]})
-            assert mine == theirs and len(e["pieces"]) >= 2
+            assert mine == theirs and len(e["stack"]) >= 2
     # the rollback restores the turn's start exactly
     if any(e["type"] == "rolled_back" for e in events):
         assert js(after)["tokens"] == data["turn_start"]

@@ -20,7 +20,7 @@ from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
 from .dicebox import DieInput
-from .dom import el, expose_hooks, keep, now_ms, number_param, on, query_param
+from .dom import el, expose_hooks, keep, later, now_ms, number_param, on, query_param
 from .persist import Persist
 from .screen import Screen, any_shown, show_only
 from .sound import Sound
@@ -79,6 +79,7 @@ class Controller:
                      taps=lambda x, y: self.screen.pieces_at_point(
                          float(x), float(y), self.movable()))
         self.die.bind()
+        self.screen.watch_board(self.draw)
         self.sound.bind(el("btn-sound"))
         self.load_saved()
         self.claim()
@@ -88,6 +89,7 @@ class Controller:
         self.route()
         document.documentElement.dataset.ready = "1"
         self.schedule()
+        self.sound.prepare()  # here, not at the first press: it can take a long task
         try:  # offline play, updates and Install; the game works without them
             from . import pwa
             pwa.start(self)
@@ -143,19 +145,34 @@ class Controller:
 
     def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
-        """A fresh game; the seed (who starts, every die) comes from the OS's randomness."""
+        """A fresh game; the seed (who starts, every die) comes from the OS's randomness.
+
+        In three tasks, so that none is long (a click's task also lays the page out when the
+        click changed it): the game is made and saved; then the table is shown and drawn;
+        then the focus goes to it (which lays out the page, unless a frame already did).
+        """
         self.auto.cancel()
-        self.table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
-                               turn_seconds=self.turn_seconds)
+        table = self.table = Table.new(rules, seats, None, now_ms(), names, players, timer,
+                                       options, turn_seconds=self.turn_seconds)
         self.screen.forget_layout()
         self.save()
+        later(lambda: self._show_new(table))
+
+    def _show_new(self, table: Table) -> None:
+        if self.table is not table:
+            return  # another game was started, or loaded, meanwhile
+        told = f"{table.name(table.seat_to_act or '')} starts. {self.prompt()}"
+        self.schedule(draw=False)  # first, so that the one draw (in go) shows what is due
         self.go("table")
         window.scrollTo(0, 0)
-        self.screen.announce(f"{self.table.name(self.table.seat_to_act or '')} starts. "
-                             f"{self.prompt()}")
-        self.schedule()
-        if self.table.local_person_to_act():
-            self.screen.focus(self.table)
+        self.screen.announce(told)
+        version = table.version
+        later(lambda: self._focus_new(table, version))
+
+    def _focus_new(self, table: Table, version: int) -> None:
+        if self.table is table and table.version == version and table.local_person_to_act() \
+                and self.screen.table_shown() and not self.persist.passive:
+            self.screen.focus(table)
 
     def go(self, page: str) -> None:
         """Show a page by changing the address, so Back works as expected."""

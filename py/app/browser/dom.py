@@ -3,6 +3,7 @@ with controller, form, storage and pwa, that imports js/pyscript)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pyscript import document, window
@@ -33,6 +34,14 @@ def keep(fn: Any) -> Any:
     proxy = create_proxy(fn)
     _proxies.append(proxy)
     return proxy
+
+
+def later(fn: Callable[[], None]) -> None:
+    """Run ``fn`` in a task of its own, after the events and timers already queued: work
+    split this way never adds up to one long task that freezes the page."""
+    from pyodide.ffi import create_once_callable
+
+    window.setTimeout(create_once_callable(lambda *_: fn()), 0)
 
 
 def now_ms() -> float:

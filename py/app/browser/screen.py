@@ -9,7 +9,7 @@ so animations run on undisturbed), so the controller never draws.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pyscript import document, window
@@ -42,6 +42,9 @@ class Screen:
         self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
         self.turned: str | None = None  # the bottom_left the board layer was drawn with
         self.hit = view.CELL / 2
+        # the board's width on screen (CSS px), kept by a ResizeObserver: reading it while
+        # drawing would force the browser to lay the whole page out in the middle of a task
+        self.board_px = 0.0
         self.corners: dict[str, str] = {}
         self.told: dict[tuple[int, int], str] = {}  # the move log's turns, as markup
         self.last: tuple[str, ...] = ()  # the last move's path
@@ -49,6 +52,21 @@ class Screen:
         self.rolled = False  # a roll not yet shown tumbling
         self.notice_timer: Any = None
         self.hide_notice_js = keep(self._hide_notice)  # one proxy for the page's life
+
+    def watch_board(self, redraw: Callable[[], None]) -> None:
+        """Keep ``board_px`` up to date; ``redraw`` when the pieces' hit squares change."""
+        self.board_px = float(el("board").getBoundingClientRect().width)
+
+        def resized(entries: Any, *_: Any) -> None:
+            width = float(entries[entries.length - 1].contentRect.width)
+            if width == self.board_px:
+                return
+            changed = view.hit_half(width) != view.hit_half(self.board_px)
+            self.board_px = width
+            if changed:
+                redraw()
+
+        window.ResizeObserver.new(keep(resized)).observe(el("board"))
 
     @staticmethod
     def table_shown() -> bool:
@@ -103,8 +121,7 @@ class Screen:
             self._write("board-layer", view.board_svg(scene.board, turn))
             self.board_of, self.turned = scene.board, turn
             self.corners = view.seat_corners(scene.board, turn)
-        width = float(el("board").getBoundingClientRect().width)
-        self.hit = view.hit_half(width)
+        self.hit = view.hit_half(self.board_px)
         self._write("overlay-layer", view.overlay_svg(scene, self.last, turn))
         wrote = self._write("tokens-layer", view.pieces_svg(
             scene, [c for c in options if c.pieces], marked, turn, hit=self.hit))

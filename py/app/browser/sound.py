@@ -3,10 +3,13 @@
 Nothing is downloaded: every sound is a few oscillator notes scheduled on the audio
 clock (a rattle for a roll, a tap per square a piece hops, a falling buzz for a capture,
 a rising chime for a piece home and a fanfare for a win), so they are offline as the rest
-of the page is and cost no boot time. Browsers only start audio after the player has
-touched the page: the audio context is made on the first press (``wake``) and sounds
-asked for before that are skipped. One switch, remembered in this browser, mutes both
-sound and vibration. Any failure here is swallowed: the game never depends on it.
+of the page is and cost no download. Browsers only start audio after the player has
+touched the page: the audio context is made as the page boots (``prepare``: making the
+first one starts the browser's audio output, which can take 50-100 ms, too long for a
+press to wait), stays suspended where the browser wants a press, is resumed by the first
+press (``wake``), and sounds asked for before that are skipped. One switch, remembered in
+this browser, mutes both sound and vibration. Any failure here is swallowed: the game never
+depends on it.
 """
 
 from __future__ import annotations
@@ -43,17 +46,27 @@ class Sound:
         on(button, "click", toggle)
         show()
 
+    def prepare(self) -> None:
+        """At boot: make the audio context (suspended until a press, in most browsers)."""
+        if not self.on or self.ctx is not None:
+            return
+        try:
+            maker = getattr(window, "AudioContext", None) or \
+                getattr(window, "webkitAudioContext", None)
+            if maker is not None:
+                self.ctx = maker.new()
+        except Exception:  # noqa: BLE001 - no audio is not an error
+            self.ctx = None
+
     def wake(self) -> None:
         """Called from a press: make (or resume) the audio context while the browser allows."""
         if not self.on:
             return
         try:
             if self.ctx is None:
-                maker = getattr(window, "AudioContext", None) or \
-                    getattr(window, "webkitAudioContext", None)
-                if maker is None:
+                self.prepare()
+                if self.ctx is None:
                     return
-                self.ctx = maker.new()
             if str(self.ctx.state) == "suspended":
                 self.ctx.resume()
         except Exception:  # noqa: BLE001 - no audio is not an error

@@ -686,8 +686,7 @@ class GilgitiRules:
         if events is not None:
             played = len(state.rolled) - len(state.unplayed)
             for event in events:  # this action's plays are undone: no hop ends where it went
-                event.pop("path", None)
-                if event["type"] in ("moved", "entered"):
+                if event.pop("path", None) is not None:
                     event.pop("pieces", None)
             events.append({"type": "rolled_back", "seat": state.turn,
                            "values": list(state.unplayed), "played": played,
@@ -834,27 +833,37 @@ def _steps(ci: int, position: int, steps: int) -> list[int]:
     return out
 
 
-def _path(play: Play) -> list[str]:
+def _path(play: Play, piece: int | None = None) -> list[str]:
     """The cells a play's pieces pass, from where they stand to where they stop (the
-    screen hops them along it; base.Event)."""
-    piece = play.pieces[0]
+    screen hops them along it; base.Event). A stack walks the track together, so its
+    first piece's walk is everyone's; ``piece`` names one (a force's pieces come from
+    different yard spots)."""
+    piece = play.pieces[0] if piece is None else piece
     colour, token = COLOURS[piece >> 2], piece & 3
-    return [cross.place_id(colour, token, p)
-            for p in _steps(piece >> 2, play.origin, play.value)]
+    steps = [YARD, play.dest] if play.kind == "force" else \
+        _steps(piece >> 2, play.origin, play.value)
+    return [cross.place_id(colour, token, p) for p in steps]
+
+
+def _piece_id(piece: int) -> str:
+    return f"{COLOURS[piece >> 2]}-{piece & 3}"
 
 
 def _join_paths(events: list[Event]) -> None:
-    """One action that plays a token twice (a timeout) hops it once, along both walks."""
+    """One action that plays a token twice (a timeout) hops it once, along both walks (a
+    stack's walk is joined to the walk its pieces made just before, if they made one)."""
     last: dict[str, Event] = {}
     for event in events:
         if "path" not in event:
             continue
-        (piece,) = event["pieces"]
-        before = last.get(piece)
-        if before is not None:
+        pieces = event["pieces"]
+        before = last.get(pieces[0])
+        if before is not None and before["pieces"] == [pieces[0]] and \
+                all(last.get(p) is None for p in pieces[1:]):
             event["path"] = before.pop("path") + event["path"][1:]
             before.pop("pieces")
-        last[piece] = event
+        for piece in pieces:
+            last[piece] = event
 
 
 def _play_events(events: list[Event], seat: str, play: Play) -> None:
@@ -862,13 +871,20 @@ def _play_events(events: list[Event], seat: str, play: Play) -> None:
     victims = [[COLOURS[p >> 2], p & 3] for p in play.victims]
     if kind == "force":
         colour = COLOURS[play.pieces[0] >> 2]
+        # each token hops from its own yard spot onto the star: one path per piece, so the
+        # second token's hop is an event of its own, with nothing to say
+        first, *others = play.pieces
         events.append({"type": "forced", "seat": seat, "colour": colour,
-                       "tokens": [p & 3 for p in play.pieces], "to": play.dest})
+                       "tokens": [p & 3 for p in play.pieces], "to": play.dest,
+                       "pieces": [_piece_id(first)], "path": _path(play, first)})
+        events.extend({"type": "pushed_in", "seat": seat, "pieces": [_piece_id(p)],
+                       "path": _path(play, p)} for p in others)
         return
     if kind == "strike":
         events.append({"type": "struck", "seat": seat, "value": play.value,
-                       "pieces": [[COLOURS[p >> 2], p & 3] for p in play.pieces],
-                       "from": play.origin, "to": play.dest, "victims": victims})
+                       "stack": [[COLOURS[p >> 2], p & 3] for p in play.pieces],
+                       "from": play.origin, "to": play.dest, "victims": victims,
+                       "pieces": [_piece_id(p) for p in play.pieces], "path": _path(play)})
         return
     piece = play.pieces[0]
     colour, token = COLOURS[piece >> 2], piece & 3
@@ -987,7 +1003,7 @@ def _violations(rules: GilgitiRules, before: State, after: State,
     for e in events:
         if e["type"] == "captured" and IS_STAR[e["square"]]:
             found.append(f"capture on star {e['square']}")
-        if e["type"] == "struck" and len(e["pieces"]) != len(e["victims"]):
+        if e["type"] == "struck" and len(e["stack"]) != len(e["victims"]):
             found.append("a stack struck a block of another size")
     if "three_sixes" in kinds and after.tokens != before.tokens:
         found.append("three sixes changed the board")
@@ -1024,7 +1040,7 @@ def _path_problems(before: State, event: Event) -> list[str]:
     if kind == "forced":
         return [] if to in closed else ["a gate that was open was forced"]
     if kind == "struck":
-        colour = event["pieces"][0][0]
+        colour = event["stack"][0][0]
     else:
         colour = event["colour"]
     ci = COLOUR_INDEX[colour]

@@ -320,10 +320,10 @@ def describe(event: Event, names: Names) -> str | None:
         victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
         return f"{who} captured {victims}: back to the yard."
     if kind == "struck":
-        colour = event["pieces"][0][0]
+        colour = event["stack"][0][0]
         victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
         where = cross.describe_position(colour, event["to"])
-        return (f"{who}'s stack of {len(event['pieces'])} struck with the {event['value']} "
+        return (f"{who}'s stack of {len(event['stack'])} struck with the {event['value']} "
                 f"{where}: {victims} back to the yard.")
     if kind == "forced":
         return (f"{who} forced the gate with two 6s: two {name_of(event['colour'], names)} "
