@@ -17,7 +17,7 @@ from pyscript import window
 from ludo import Action
 
 from ..table import TABLE, Due, Table
-from .dom import js, keep, now_ms
+from .dom import Timeout, js, later, now_ms
 
 BOT_SLICE_MS = 25  # a computer's search never holds the page longer than this per slice
 
@@ -28,7 +28,7 @@ class Autoplay:
     def __init__(self, act: Act, auto_delay: float) -> None:
         self.act = act  # submits an action as a seat (or the table); False if refused
         self.auto_delay = auto_delay
-        self.pending: tuple[Any, str] | None = None  # (timer, kind) of the one pending action
+        self.pending: tuple[Timeout, str] | None = None  # (timer, kind): the one pending action
         self.thinking: Any = None  # a computer's search in progress
         self.table: Table | None = None
         self.pace = 0.0
@@ -40,7 +40,7 @@ class Autoplay:
 
     def cancel(self) -> None:
         if self.pending is not None:
-            window.clearTimeout(self.pending[0])
+            self.pending[0].cancel()
             self.pending = None
         self.thinking = None
 
@@ -50,8 +50,7 @@ class Autoplay:
         self.table, self.pace = table, pace
         due = None if table is None else table.due(now_ms(), self.auto_delay, pace)
         if due is not None:
-            timer = window.setTimeout(keep(lambda *_: self.run(due)), max(0.0, due.at - now_ms()))
-            self.pending = (timer, due.kind)
+            self.pending = (Timeout(lambda: self.run(due), due.at - now_ms()), due.kind)
         return due
 
     def run(self, due: Due) -> None:
@@ -84,10 +83,9 @@ class Autoplay:
             # the move is played in a task of its own: this slice and the redraw that
             # follows the move never add up to one long task
             decision = done.value  # (the except clause's name is gone once it ends)
-            window.setTimeout(keep(lambda *_: self.decided(thinking, version, seat,
-                                                           decision)), 0)
+            later(lambda: self.decided(thinking, version, seat, decision))
             return
-        window.setTimeout(keep(lambda *_: self.think(thinking, version, started)), 0)
+        later(lambda: self.think(thinking, version, started))
 
     def decided(self, thinking: Any, version: int, seat: str, action: Action) -> None:
         """Play a computer's decision, unless the position changed since it was asked."""

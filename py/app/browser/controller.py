@@ -20,7 +20,17 @@ from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
 from .dicebox import DieInput
-from .dom import el, expose_hooks, keep, later, now_ms, number_param, on, query_param
+from .dom import (
+    el,
+    expose_hooks,
+    keep,
+    kept_callbacks,
+    later,
+    now_ms,
+    number_param,
+    on,
+    query_param,
+)
 from .persist import Persist
 from .screen import Screen, any_shown, show_only
 from .sound import Sound
@@ -77,7 +87,8 @@ class Controller:
         expose_hooks(position=lambda: self.table.position_text() if self.table else "",
                      legal=lambda: self.table.legal_json() if self.table else [],
                      taps=lambda x, y: self.screen.pieces_at_point(
-                         float(x), float(y), self.movable()))
+                         float(x), float(y), self.movable()),
+                     kept=kept_callbacks)
         self.die.bind()
         self.screen.watch_board(self.draw)
         self.sound.bind(el("btn-sound"))

@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pyscript import window
-
-from .dom import el, js, keep, now_ms, on
+from .dom import Timeout, el, js, now_ms, on
 from .gate import DieGate
 
 HANDOVER_MS = 500  # the die is closed (and looks it) this long after the turn passes
@@ -30,7 +28,7 @@ class DieInput:
         self.roll = roll
         self.redraw = redraw
         self.pressed = pressed  # any press (sounds may start only after one)
-        self.timer: Any = None
+        self.timer: Timeout | None = None
 
     def bind(self) -> None:
         on(el("die"), "click", self.on_click)
@@ -49,10 +47,9 @@ class DieInput:
     def reopen(self) -> None:
         """Redraw the die when its handover ends."""
         if self.timer is not None:
-            window.clearTimeout(self.timer)
+            self.timer.cancel()
         wait = self.gate.open_at - now_ms()
-        self.timer = None if wait <= 0 else \
-            window.setTimeout(keep(lambda *_: self.redraw()), wait + 5)
+        self.timer = None if wait <= 0 else Timeout(self.redraw, wait + 5)
 
     def on_click(self, event: Any) -> None:
         self.pressed()

@@ -36,6 +36,40 @@ def keep(fn: Any) -> Any:
     return proxy
 
 
+class Timeout:
+    """One ``setTimeout`` whose JavaScript callback is freed once it has run or been
+    cancelled. (A callback kept for the page's life, as :func:`keep` does, for every timer
+    and every slice of a computer's search held each closure, and the positions in it, until
+    the page closed: memory grew with every game played.)"""
+
+    __slots__ = ("handle", "proxy")
+    proxy: Any
+    handle: Any
+
+    def __init__(self, fn: Callable[[], None], delay_ms: float) -> None:
+        from pyodide.ffi import create_once_callable
+
+        def fire(*_: Any) -> None:
+            self.proxy = None  # a once-callable frees itself after this call
+            fn()
+
+        self.proxy = create_once_callable(fire)
+        self.handle = window.setTimeout(self.proxy, max(0.0, delay_ms))
+
+    def cancel(self) -> None:
+        """Stop the timer if it has not run yet, and free its callback."""
+        if self.proxy is not None:
+            window.clearTimeout(self.handle)
+            self.proxy.destroy()
+            self.proxy = None
+
+
+def kept_callbacks() -> int:
+    """How many callbacks are kept for the page's life (a test hook reads it: it must not
+    grow with play)."""
+    return len(_proxies)
+
+
 def later(fn: Callable[[], None]) -> None:
     """Run ``fn`` in a task of its own, after the events and timers already queued: work
     split this way never adds up to one long task that freezes the page."""

@@ -36,7 +36,7 @@ from .. import roomview, setup
 from ..table import TABLE
 from . import storage
 from .controller import SCREENS, Controller
-from .dom import el, keep, now_ms, on
+from .dom import Timeout, el, keep, now_ms, on
 from .rtc import Transport
 
 SESSION_KEY = "courtyard-ludo/online"
@@ -116,7 +116,7 @@ class Online:
             raise ValueError("a guest's room needs the host key's fingerprint")
         self.fingerprint: str = fingerprint
         self.status = "Connecting…"
-        self.tick_timer: Any = None
+        self.tick_timer: Timeout | None = None
         self.playing = False
         try:
             url = signal_url(str(window.location.href), read_setting(document))
@@ -197,15 +197,14 @@ class Online:
         if self.role != "host":
             return
         if self.tick_timer is not None:
-            window.clearTimeout(self.tick_timer)
+            self.tick_timer.cancel()
             self.tick_timer = None
         # a roll's reveals that did not all come in time, or a sync owed to a guest that
         # asked too soon after the last one (the room answers at most one per interval)
         dues = [d for d in (self.room.reveal_due(), self.room.sync_due()) if d is not None]
         due = min(dues) if dues else None
         if due is not None:
-            self.tick_timer = window.setTimeout(keep(lambda *_: self.on_tick()),
-                                                max(0.0, due - now_ms()) + 5)
+            self.tick_timer = Timeout(self.on_tick, due - now_ms() + 5)
 
     def on_tick(self) -> None:
         self.tick_timer = None
