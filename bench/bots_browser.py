@@ -17,7 +17,6 @@ import argparse
 import json
 import statistics
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from server.testing import CHROMIUM_ARGS, chromium_executable, served  # noqa: E402
 
 OBSERVE_LONG_TASKS = """
 () => {
@@ -111,10 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teams", action="store_true", help="four seats in two teams")
     parser.add_argument("--url", help="base URL of a running server (default: start one)")
     args = parser.parse_args(argv)
-    with ExitStack() as stack:
-        base_url = args.url or stack.enter_context(running_server(ROOT))
-        if not base_url.endswith("/"):
-            base_url += "/"
+    with served(args.url, ROOT) as base_url:
         print(json.dumps(run(base_url, args.level, args.decisions, args.timeout, args.rules,
                              args.teams)))
     return 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +24,7 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from bench.bots_browser import OBSERVE_LONG_TASKS  # noqa: E402
 from ludo import choices, distinct_moves, parse_position  # noqa: E402
-from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from server.testing import CHROMIUM_ARGS, chromium_executable, served  # noqa: E402
 
 
 def press_for(page: Page, text: str) -> str:
@@ -105,10 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--motion", action="store_true", help="animations and sounds on")
     parser.add_argument("--url", help="base URL of a running server (default: start one)")
     args = parser.parse_args(argv)
-    with ExitStack() as stack:
-        base_url = args.url or stack.enter_context(running_server(ROOT))
-        if not base_url.endswith("/"):
-            base_url += "/"
+    with served(args.url, ROOT) as base_url:
         print(json.dumps(run(base_url, args.rules, args.steps, args.motion)))
     return 0
 

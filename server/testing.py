@@ -61,6 +61,17 @@ def chromium_executable() -> str | None:
 
 
 @contextmanager
+def served(url: str | None, root: Path | None = None) -> Iterator[str]:
+    """A base URL ending in "/": ``url`` (a server already running) when given, else that of
+    a server started here for the ``with`` block (the benchmarks' ``--url`` option)."""
+    if url:
+        yield url if url.endswith("/") else url + "/"
+        return
+    with running_server(root) as base_url:
+        yield base_url if base_url.endswith("/") else base_url + "/"
+
+
+@contextmanager
 def running_server(root: Path | None = None, timeout: float = 30.0, args: tuple[str, ...] = (),
                    env: dict[str, str] | None = None) -> Iterator[str]:
     """Start `python -m server [args]` on a free port (PORT=0) and yield its base URL
