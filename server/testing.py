@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from server.app import default_root
 
@@ -114,12 +114,7 @@ def running_server(root: Path | None = None, timeout: float = 30.0, args: tuple[
                 break
         yield match.group(1)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        end_process(proc)
 
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:
@@ -129,7 +124,46 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
         return int(s.getsockname()[1])
 
 
-class RedisServer:
+def end_process(proc: subprocess.Popen[Any], kill: bool = False) -> None:
+    """End a child process: SIGKILL with ``kill``, else SIGTERM and SIGKILL after 10 s."""
+    if proc.poll() is None:
+        if kill:
+            proc.kill()
+        else:
+            proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class _ProgramInFolder:
+    """A server program that runs in a temporary folder of its own, as a context manager:
+    ``with`` starts it, and stops it and removes the folder after the block."""
+
+    proc: subprocess.Popen[bytes] | None
+    _dir: tempfile.TemporaryDirectory[str]
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self, kill: bool = False) -> None:
+        """End the program (SIGKILL with ``kill``, else SIGTERM, SIGKILL after 10 s)."""
+        if self.proc is not None:
+            end_process(self.proc, kill)
+        self.proc = None
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+        self._dir.cleanup()
+
+
+class RedisServer(_ProgramInFolder):
     """`redis-server` on 127.0.0.1 without persistence; `start`, `stop`, `kill`, `restart`."""
 
     def __init__(self, port: int | None = None) -> None:
@@ -161,20 +195,6 @@ class RedisServer:
         finally:
             client.close()
 
-    def stop(self, kill: bool = False) -> None:
-        if self.proc is None:
-            return
-        if kill:
-            self.proc.kill()
-        else:
-            self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
-
     def restart(self) -> None:
         self.stop(kill=True)
         self.start()
@@ -183,15 +203,6 @@ class RedisServer:
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid
-
-    def __enter__(self) -> RedisServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
-        self._dir.cleanup()
-
 
 class HelperProcess:
     """`python -m server --signal-only [args]` on a free port; `url`, `endpoint`, `events`."""
@@ -256,16 +267,10 @@ class HelperProcess:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end_process(self.proc)
 
 
-class TurnServer:
+class TurnServer(_ProgramInFolder):
     """coturn on 127.0.0.1 with time-limited REST credentials from `secret`; its log kept."""
 
     def __init__(self, secret: str, realm: str = "ludo.test", ip: str = "127.0.0.1") -> None:
@@ -298,19 +303,3 @@ class TurnServer:
         except FileNotFoundError:
             return ""
 
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def __enter__(self) -> TurnServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
-        self._dir.cleanup()

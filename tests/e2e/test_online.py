@@ -117,11 +117,13 @@ def play_turn(page: Page) -> bool:
     return False
 
 
-def play_to_end(host: Page, players: list[Page], limit_s: float = 600) -> int:
+def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
+                max_actions: int | None = None) -> int:
+    """Play every page's turns until the game is over (or ``max_actions`` were played)."""
     started = time.monotonic()
     actions = 0
-    while not facts(host)["over"]:
-        assert time.monotonic() - started < limit_s, "the game did not end in time"
+    while not facts(host)["over"] and (max_actions is None or actions < max_actions):
+        assert time.monotonic() - started < limit_s, "the game made no progress in time"
         moved = False
         for page in players:
             if play_turn(page):

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
-from test_online import BOOT_MS, facts, play_turn, same_position, start
+from test_online import BOOT_MS, facts, play_to_end, same_position, start
 
 from server.app import default_root
 from server.testing import TurnServer, running_server
@@ -135,18 +135,7 @@ def test_two_pages_play_over_turn_only_with_the_credentials_the_helper_issued(
         guest.wait_for_function("JSON.parse(window.ludo.online()).seat === 'yellow'")
         start(host, [guest])
 
-        began = time.monotonic()
-        actions = 0
-        while actions < ACTIONS and not facts(host)["over"]:
-            assert time.monotonic() - began < 300, "the game made no progress over TURN"
-            moved = False
-            for page in (host, guest):
-                if play_turn(page):
-                    actions += 1
-                    moved = True
-                    page.wait_for_timeout(30)
-            if not moved:
-                host.wait_for_timeout(40)
+        play_to_end(host, [host, guest], limit_s=300, max_actions=ACTIONS)
         same_position([host, guest])
         assert facts(guest)["problem"] is None and facts(guest)["connected"]
         assert host.errors == [] and guest.errors == []
