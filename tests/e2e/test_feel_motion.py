@@ -42,8 +42,21 @@ def _capture_ahead() -> tuple[str, Action, int, str]:
 
 SAVE, MOVE, STEPS, VICTIM = _capture_ahead()
 
+# Every animation the page starts is logged as it starts: reading document.getAnimations()
+# after the click raced the animations themselves (a 660 ms hop was over before a loaded
+# machine got to read it).
+LOG_ANIMATIONS_JS = """
+window.startedAnimations = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, timing) {
+  const animation = animate.call(this, frames, timing);
+  window.startedAnimations.push(animation);
+  return animation;
+};
+"""
+
 ANIMATIONS_JS = """
-() => document.getAnimations().filter(a => a.effect && a.effect.target).map(a => {
+() => window.startedAnimations.splice(0).filter(a => a.effect && a.effect.target).map(a => {
   const target = a.effect.target;
   const token = target.closest && target.closest('.token');
   return {piece: token ? token.dataset.piece : target.id,
@@ -55,6 +68,7 @@ ANIMATIONS_JS = """
 
 def _open(browser: Browser, server_url: str, motion: str) -> Page:
     context = browser.new_context(reduced_motion=motion)
+    context.add_init_script(LOG_ANIMATIONS_JS)
     context.add_init_script(
         f"if (!sessionStorage.getItem('m')) {{ sessionStorage.setItem('m', '1');"
         f" localStorage.setItem({SAVE_KEY!r}, {SAVE!r}); }}")
@@ -77,7 +91,9 @@ def moving(browser: Browser, server_url: str) -> Iterator[Page]:
 
 
 def _play_the_capture(page: Page) -> list[dict]:
+    before = page.evaluate("window.ludo.position()")
     page.locator(f"#tok-red-{MOVE.token}").click()
+    page.wait_for_function("before => window.ludo.position() !== before", arg=before)
     return page.evaluate(ANIMATIONS_JS)
 
 
