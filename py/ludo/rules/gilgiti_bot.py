@@ -97,6 +97,8 @@ class Weights(NamedTuple):
     opponents: float  # weight of the enemy sides' mean value
     extra_roll: float  # an extra roll, where a search stops before it (Gilgiti: within a turn)
     convex: float  # extra value of steps already travelled: convex x steps^2 / 57
+    later: float = 1.0  # weight of a threat from an enemy who plays after the token's owner
+    obstructed: float = 0.0  # per track token with an enemy block 1-6 squares ahead
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
@@ -122,12 +124,52 @@ def _miss_maps(state: Any, teams: bool) -> dict[int, dict[int, float]]:
     return maps
 
 
+def _colour_misses(state: Any) -> dict[int, dict[int, float]]:
+    """Per colour: square -> the chance that none of its tokens lands there next turn."""
+    maps: dict[int, dict[int, float]] = {}
+    for ci, toks in enumerate(state.tokens):
+        if not toks:
+            continue
+        miss = maps[ci] = {}
+        rows = THREAT_ROWS[ci]
+        seen = set()
+        for p in toks:
+            if p in seen:
+                continue
+            seen.add(p)
+            for square, chance in rows[p + 1]:
+                miss[square] = miss.get(square, 1.0) * (1.0 - chance)
+    return maps
+
+
+def _ordered_threats(state: Any, w: Weights) -> list[list[tuple[dict[int, float], float]]]:
+    """Per colour: (miss map, weight) of each enemy colour; an enemy who plays before the
+    colour's next turn (from the seat to play) threatens fully, a later one ``w.later``."""
+    sides = SIDES[state.teams]
+    seats = state.seats
+    first = COLOURS.index(state.turn) if state.turn in COLOURS else 0
+    order = {}
+    for k in range(len(seats)):
+        order[_COLOUR_INDEX[seats[(seats.index(COLOURS[first]) + k) % len(seats)]]] = k
+    misses = _colour_misses(state)
+    out: list[list[tuple[dict[int, float], float]]] = []
+    for ci in range(len(COLOURS)):
+        row = []
+        mine = order.get(ci, 0)
+        for e, miss in misses.items():
+            if sides[e] != sides[ci]:
+                row.append((miss, 1.0 if order.get(e, 0) < mine else w.later))
+        out.append(row)
+    return out
+
+
 def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
     """Every side's value: its tokens' progress and safety (see :class:`Weights`)."""
     teams = state.teams
     sides = SIDES[teams]
     tokens = state.tokens
     misses = _miss_maps(state, teams)
+    ordered = _ordered_threats(state, w) if w.later != 1.0 else None
     # side counts per track square: blocks protect, and enemy blocks lock entry stars
     counts: dict[int, dict[int, int]] = {}
     for ci, toks in enumerate(tokens):
@@ -155,6 +197,12 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
             if p >= LANE_FIRST:
                 total += value + w.lane
                 continue
+            if w.obstructed:
+                for d in range(1, min(7, 52 - steps)):
+                    ahead = counts.get((p + d) % TRACK_LENGTH)
+                    if ahead is not None and any(n >= 2 for s, n in ahead.items() if s != side):
+                        total -= w.obstructed
+                        break
             if IS_STAR[p]:
                 total += value + w.safe
                 continue
@@ -162,9 +210,13 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
                 total += value + w.block
                 continue
             survive = 1.0
-            for other, miss in misses.items():
-                if other != side:
-                    survive *= miss.get(p, 1.0)
+            if ordered is not None:
+                for miss, weight in ordered[ci]:
+                    survive *= 1.0 - weight * (1.0 - miss.get(p, 1.0))
+            else:
+                for other, miss in misses.items():
+                    if other != side:
+                        survive *= miss.get(p, 1.0)
             total += value - (1.0 - survive) * value * w.danger
         if yard:
             gate = counts.get(START_SQUARES[ci])
@@ -331,6 +383,11 @@ class GilgitiBot:
 
     reply_rolls = 2
     """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
+
+    plan_turn = False
+    round_rows: tuple[tuple[int, ...], ...] | None = None
+    """Hard values every end of its turn after the next enemy's reply, whichever value it
+    plays first (the generic players read it)."""
 
     def __init__(self, rules: GilgitiRules, weights: Weights = HARD,
                  fitted: Fitted | None = None) -> None:
