@@ -141,7 +141,6 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
 
 def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
                 rolls: int, whole_turn: bool) -> Generator[None, None, float]:
-    rows = getattr(bot, "round_rows", None)
     total = 0.0
     for roll, chance in chance_outcomes(after):
         rolled = advance(after, roll)
@@ -150,7 +149,7 @@ def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
             continue
         if rolled.phase == "roll" and rolled.turn == them and rolls > 1:
             total += chance * (yield from _reply_roll(rolled, them, me, bot, clock, rolls - 1,
-                                                      whole_turn))
+                                                   whole_turn))
             continue
         if rolled.phase == "roll" or rolled.turn != them:
             total += chance * bot.evaluate(rolled, me)
@@ -162,38 +161,12 @@ def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
                 chosen = _greedy_play(chosen, bot)
         if chosen.phase == "over":
             total += chance * _over_value(chosen, me)
-        elif rows:
-            total += chance * _sampled_round(chosen, me, bot, rows)
         else:
             total += chance * bot.evaluate(chosen, me)
         if clock.due():
             yield
             clock.restart()
     return total
-
-
-_ROLLS = {v: Action("roll", value=v) for v in range(1, 7)}
-
-
-def _sampled_round(state: Any, me: str, bot: BotFeatures,
-                   rows: tuple[tuple[int, ...], ...]) -> float:
-    """Mean value for ``me`` once the seats between the reply and ``me``'s next turn have
-    played their turns with Medium's policy, over a few fixed rows of dice (the same rows
-    for every candidate, so candidates are compared on the same dice)."""
-    total = 0.0
-    for row in rows:
-        s = state
-        i = 0
-        while s.phase != "over" and s.turn != me:
-            if s.phase == "roll":
-                if i == len(row):
-                    break
-                s = advance(s, _ROLLS[row[i]])
-                i += 1
-            else:
-                s = _greedy_play(s, bot)
-        total += _over_value(s, me) if s.phase == "over" else bot.evaluate(s, me)
-    return total / len(rows)
 
 
 def _greedy_play(rolled: Any, bot: BotFeatures) -> Any:
@@ -256,44 +229,6 @@ def _decision_value(state: Any, me: str, bot: BotFeatures, depth: int,
     return best
 
 
-class _Plan:
-    """What a whole-turn plan has valued: turn ends (after the reply) and the positions
-    inside the turn (best continuation), each once however many orders reach it."""
-
-    __slots__ = ("ends", "inside")
-
-    def __init__(self) -> None:
-        self.ends: dict[Any, float] = {}
-        self.inside: dict[Any, float] = {}
-
-
-def _planned(after: Any, me: str, bot: BotFeatures, plan: _Plan,
-             clock: _Clock) -> Generator[None, None, float]:
-    """Value for ``me`` of ``after``, a position reached by one of its plays, when the
-    rule set plays a rolled turn's values one by one (``plan_turn``): inside the turn the
-    best continuation, at the turn's end the value after the next opponent's reply."""
-    if after.phase == "over":
-        return _over_value(after, me)
-    if after.turn != me or after.phase != "move":
-        known = plan.ends.get(after)
-        if known is None:
-            known = plan.ends[after] = yield from _reply_value(after, me, bot, clock)
-        return known
-    key = (after.tokens, after.unplayed)
-    known = plan.inside.get(key)
-    if known is None:
-        known = -float("inf")
-        for m in _candidates(bot, after):
-            v = yield from _planned(advance(after, m), me, bot, plan, clock)
-            if v > known:
-                known = v
-            if clock.due():
-                yield
-                clock.restart()
-        plan.inside[key] = known
-    return known
-
-
 def think_hard(state: Any, seed: int) -> Thinking:
     """Expectimax over the rest of the turn (extra rolls included), then one
     opponent reply per die value, with the Hard evaluation at the leaves."""
@@ -304,12 +239,8 @@ def think_hard(state: Any, seed: int) -> Thinking:
     me = state.turn
     clock = _Clock()
     scored = []
-    plan = _Plan() if getattr(bot, "plan_turn", False) else None
     for m in moves:
-        if plan is not None:
-            v = yield from _planned(advance(state, m), me, bot, plan, clock)
-        else:
-            v = yield from _after_move(advance(state, m), me, bot, 0, HARD_REPLY, clock)
+        v = yield from _after_move(advance(state, m), me, bot, 0, HARD_REPLY, clock)
         scored.append((v, m))
     top = max(v for v, _ in scored)
     return _pick([m for v, m in scored if v >= top - 1e-9], state, seed)

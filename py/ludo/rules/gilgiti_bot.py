@@ -98,11 +98,10 @@ class Weights(NamedTuple):
     extra_roll: float  # an extra roll, where a search stops before it (Gilgiti: within a turn)
     convex: float  # extra value of steps already travelled: convex x steps^2 / 57
     later: float = 1.0  # weight of a threat from an enemy who plays after the token's owner
-    obstructed: float = 0.0  # per track token with an enemy block 1-6 squares ahead
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
-               opponents=1.0, extra_roll=6.0, convex=0.0)
+               opponents=1.0, extra_roll=6.0, convex=0.0, later=0.5)
 
 
 def _miss_maps(state: Any, teams: bool) -> dict[int, dict[int, float]]:
@@ -147,10 +146,9 @@ def _ordered_threats(state: Any, w: Weights) -> list[list[tuple[dict[int, float]
     colour's next turn (from the seat to play) threatens fully, a later one ``w.later``."""
     sides = SIDES[state.teams]
     seats = state.seats
-    first = COLOURS.index(state.turn) if state.turn in COLOURS else 0
-    order = {}
-    for k in range(len(seats)):
-        order[_COLOUR_INDEX[seats[(seats.index(COLOURS[first]) + k) % len(seats)]]] = k
+    n = len(seats)
+    at = seats.index(state.turn)
+    order = {_COLOUR_INDEX[seats[(at + k) % n]]: k for k in range(n)}
     misses = _colour_misses(state)
     out: list[list[tuple[dict[int, float], float]]] = []
     for ci in range(len(COLOURS)):
@@ -168,8 +166,8 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
     teams = state.teams
     sides = SIDES[teams]
     tokens = state.tokens
-    misses = _miss_maps(state, teams)
     ordered = _ordered_threats(state, w) if w.later != 1.0 else None
+    misses = _miss_maps(state, teams) if ordered is None else {}
     # side counts per track square: blocks protect, and enemy blocks lock entry stars
     counts: dict[int, dict[int, int]] = {}
     for ci, toks in enumerate(tokens):
@@ -197,12 +195,6 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
             if p >= LANE_FIRST:
                 total += value + w.lane
                 continue
-            if w.obstructed:
-                for d in range(1, min(7, 52 - steps)):
-                    ahead = counts.get((p + d) % TRACK_LENGTH)
-                    if ahead is not None and any(n >= 2 for s, n in ahead.items() if s != side):
-                        total -= w.obstructed
-                        break
             if IS_STAR[p]:
                 total += value + w.safe
                 continue
@@ -383,9 +375,6 @@ class GilgitiBot:
 
     reply_rolls = 2
     """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
-
-    plan_turn = False
-    round_rows: tuple[tuple[int, ...], ...] | None = None
     """Hard values every end of its turn after the next enemy's reply, whichever value it
     plays first (the generic players read it)."""
 
