@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from net.record import verify_record_json
 
 PARAMS = "?auto_delay=0&pace_ms=0"
 BOOT_MS = 90_000
@@ -43,7 +46,8 @@ def facts(page: Page) -> dict[str, Any]:
 
 
 def open_page(browser: Browser, url: str) -> Page:
-    page = browser.new_context().new_page()
+    # motion is not what these tests look at, and a token still hopping makes a click wait
+    page = browser.new_context(reduced_motion="reduce").new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(url)
@@ -52,10 +56,10 @@ def open_page(browser: Browser, url: str) -> Page:
 
 
 def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
-                timer: bool = True, rules: str = "courtyard") -> tuple[Page, str]:
-    host = open_page(browser, server_url + PARAMS)
+                rules: str = "courtyard", params: str = PARAMS) -> tuple[Page, str]:
+    host = open_page(browser, server_url + params)
     host.check(f"input[name='rules'][value='{rules}']")
-    host.set_checked("#opt-timer", timer)
+    host.set_checked("#opt-timer", False)  # an online seat below turns it back on, for good
     count = len(kinds)
     host.check(f"input[name='players'][value='{count}']")
     for colour in ("red", "green", "yellow", "blue"):
@@ -63,6 +67,9 @@ def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
         box.set_checked(colour in kinds)
         if colour in kinds:
             host.select_option(f"select[name='kind-{colour}']", kinds[colour])
+    # an online room always runs the turn clock: a lost connection cannot stop the match
+    timer = host.locator("#opt-timer")
+    assert timer.is_checked() and timer.is_disabled() and host.is_visible("#timer-note")
     host.fill("input[name='name-red']", "Hana")
     host.click("#btn-start")
     host.wait_for_selector("#screen-room:not([hidden])")
@@ -169,16 +176,24 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
     guest.evaluate("document.getElementById('online-dice').open = true")  # behind the winner
     guest.wait_for_selector("#online-dice-body .verified", state="attached")
     assert "p" in guest.inner_text("#online-dice-body")
+    # the guest downloads the match's record with its dice (behind the winner: a script's
+    # click), and the CLI's check verifies every die and action of it
+    with guest.expect_download() as download:
+        guest.evaluate("document.getElementById('btn-record').click()")
+    verified = verify_record_json(json.loads(Path(download.value.path()).read_text("utf-8")))
+    assert len(verified.record.actions) == facts(guest)["version"]
+    assert verified.states[-1].phase == "over"
     assert host.errors == [] and guest.errors == []
 
 
 def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
                                                                 server_url: str) -> None:
-    # no turn clock: the forgeries below must meet a position that stands still, however slow
-    # the machine (a reload slower than a turn would otherwise let the host time yellow out)
+    # a 600-second turn clock: the forgeries below must meet a position that stands still,
+    # however slow the machine (a reload slower than a turn would otherwise let the host time
+    # yellow out)
     host, link = create_room(browser, server_url, {"red": "human", "green": "easy",
                                                    "yellow": "online", "blue": "online"},
-                             timer=False)
+                             params=PARAMS + "&turn_seconds=600")
     yellow = join(browser, link, "Yusuf", "yellow")
     blue = join(browser, link, "Bea", "blue")
     start(host, [yellow, blue])
