@@ -236,12 +236,31 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
         assert facts(page)["version"] == before
     assert facts(host)["version"] == before
 
-    actions = play_to_end(host, [host, yellow, blue])
-    print(f"4 browsers: {actions} clicks, rest of the game in {time.monotonic() - began:.1f} s")
+    # the match goes on among the four pages and the host's computer; the two whole games
+    # above play on to a win, so this one ends by quitting: blue, then yellow, then the host
+    # quit, and the computer, the last player remaining, wins (seen by the spectator too)
+    actions = play_to_end(host, [host, yellow, blue], max_actions=40)
     same_position([host, yellow, blue, watcher])
-    assert facts(watcher)["over"]
+    for quitter, seat in ((blue, "blue"), (yellow, "yellow"), (host, "red")):
+        version = facts(host)["version"]
+        quit_online(quitter)
+        quitter.wait_for_selector("#screen-home:not([hidden])")
+        host.wait_for_function("v => JSON.parse(window.ludo.online()).version > v", arg=version)
+        assert json.loads(facts(host)["position"])["out"][seat] == "quit"
+    print(f"4 browsers: {actions} clicks, then three quits, in {time.monotonic() - began:.1f} s")
+    same_position([host, yellow, blue, watcher])
+    assert facts(watcher)["over"] and json.loads(facts(watcher)["position"])["winner"] == "green"
     for page in (host, yellow, blue, watcher):
         assert page.errors == []
+
+
+def quit_online(page: Page) -> None:
+    """Quit this page's seat by mouse, through the confirmation dialog."""
+    if page.locator("dialog[open]").count() == 0:
+        page.wait_for_selector("#screen-table:not([hidden])")
+    page.click("#btn-quit")
+    page.locator("#dlg-quit").wait_for(state="visible")
+    page.click("#quit-confirm")
 
 
 def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
