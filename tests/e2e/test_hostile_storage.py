@@ -94,7 +94,9 @@ def _save_text(**changes: object) -> str:
 
 
 def test_a_damaged_clock_in_the_save_is_explained(page: Page) -> None:
-    for deadline in ("1e400", "Infinity", "1" + "0" * 400, "NaN", '"soon"'):
+    # two of the damaged deadlines tests/app/test_app_pure.py feeds to the same decode in
+    # CPython, to see the page explain them (a float overflowing, an int too long to read)
+    for deadline in ("1e400", "1" + "0" * 400):
         _boot_with(page, SAVE_KEY, _save_text(deadline=deadline))
         page.locator("#dlg-error").wait_for(state="visible")
         assert "turn clock is damaged" in page.inner_text("#dlg-error"), deadline

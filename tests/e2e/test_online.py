@@ -1,7 +1,8 @@
 """Online rooms in real browsers over real WebRTC on this machine: a room made from the setup
-screen, friends joining by its link, whole games played by mouse to the end (with a computer
-seat run by the host), a spectator, a guest reloading mid-turn back in its seat, forged
-messages refused by every page, and a guest whose offer was lost calling the host again.
+screen, friends joining by its link, whole games played by mouse to the end, Gilgiti turns
+played value by value, a four-seat room with a computer seat run by the host, a spectator, a
+guest reloading mid-turn back in its seat, forged messages refused by every page, three quits
+leaving the computer the winner, and a guest whose offer was lost calling the host again.
 
 WebRTC needs a non-loopback network interface here (docs/online.md, runtime notes): with only
 a loopback interface Chromium gathers no candidates and these tests are skipped.
@@ -329,3 +330,45 @@ def test_links_that_cannot_authenticate_the_host_are_refused(browser: Browser,
     assert "different host" in other.inner_text("#room-status")
     assert facts(other)["room"] is None
     assert old.errors == [] and other.errors == []
+
+
+def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
+                                                        server_url: str) -> None:
+    """Gilgiti online: each page rolls its own seat's dice and plays every value, chip then
+    token (or token then chip), by mouse; the other page follows value by value."""
+    from test_gilgiti import play, safe_choices, state_of, wait_change
+
+    from ludo import distinct_moves, parse_position
+
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"},
+                             rules="gilgiti")
+    guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
+                 "Yusuf", "yellow")
+    start(host, [guest])
+    pages = {"red": host, "yellow": guest}
+    rolled = {"red": 0, "yellow": 0}
+    played = {"red": 0, "yellow": 0}
+    began = time.monotonic()
+    while min(played.values()) < 6 or min(rolled.values()) < 4:
+        assert time.monotonic() - began < 400, (rolled, played)
+        state = parse_position(facts(host)["position"])
+        assert state.phase != "over"
+        page = pages[state.turn]
+        page.wait_for_function("v => JSON.parse(window.ludo.online()).version >= v",
+                               arg=facts(host)["version"], timeout=60_000)
+        text = page.evaluate("window.ludo.position()")
+        state = parse_position(text)
+        if pages[state.turn] is not page:
+            continue  # the turn moved on meanwhile (a stranded turn rolled back)
+        if state.phase == "roll":
+            page.click("#die")
+            rolled[state.turn] += 1
+            wait_change(page, text)
+        elif len(distinct_moves(state)) == 1:
+            wait_change(page, text)  # the only play makes itself
+        else:
+            play(page, safe_choices(state)[0], "mouse", chip_first=played[state.turn] % 2 == 0)
+            played[state.turn] += 1
+    same_position([host, guest])
+    assert state_of(guest).seats == ("red", "yellow")
+    assert host.errors == [] and guest.errors == []
