@@ -114,7 +114,9 @@ def test_turn_seconds_that_is_not_a_number_keeps_the_normal_clock(page: Page) ->
     start_game(page, ["red", "green"], timer=True)
     page.wait_for_selector("#timer:not([hidden])")
     page.wait_for_timeout(1500)
-    assert int(page.inner_text("#timer-text").split()[0]) >= 27
+    # a 30-second clock (nan once made it none at all: three seats out in 6 s); >= 20, not
+    # 28, so that a loaded machine's slow steps cannot fail it
+    assert int(page.inner_text("#timer-text").split()[0]) >= 20
     assert json.loads(position_text(page))["timeouts"] == {"red": 0, "green": 0}
 
 
