@@ -129,3 +129,15 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     session = Session(record=record, names=dict(names), players=dict(players), timer=timer,
                       deadline=deadline, screen=screen)
     return session, states, events
+
+
+def record_file(record: Record, dice: Any = None, day: str = "") -> tuple[str, str]:
+    """The file name and JSON text of a game's record for the player to download: the engine's
+    notation, which ``python -m ludo replay`` reads (with the match's dice ledger as ``dice``,
+    an online match's version-3 record, which ``verify`` checks die by die). ``day`` is the
+    date (YYYY-MM-DD) put in the name."""
+    data = record_to_json(record if dice is None else record._replace(dice=dice))
+    name = "-".join(part for part in ("ludo", record.rules, day,
+                                      f"{len(record.actions)}-actions") if part)
+    return name + ".json", json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+

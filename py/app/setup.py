@@ -26,6 +26,14 @@ PLAYER_CHOICES = (("human", "Human"), ("easy", "Computer: Easy"),
 ONLINE = "online"  # a seat left open for a friend: the game becomes an online room
 
 
+def clock_required(players: dict[str, str]) -> bool:
+    """Whether the table must run the turn clock whatever the form says: an online room does,
+    so that a friend whose connection is lost cannot stop the match (the house rules: "Losing
+    your connection does not immediately make you leave; accumulated timeouts can still
+    eliminate you")."""
+    return ONLINE in players.values()
+
+
 def default_rules() -> str:
     return next(iter(RULESETS))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app import panel, setup, view
+from app import panel, savegame, setup, view
 from app.savegame import SaveError, Session, decode, encode
 from app.table import Table
 from ludo import (
@@ -18,10 +18,12 @@ from ludo import (
     Record,
     board,
     choices,
+    distinct_moves,
     legal_actions,
     new_game,
     parse_position,
     play,
+    record_from_json,
     scene,
 )
 
@@ -221,3 +223,30 @@ def test_the_setup_form_ticks_gilgitis_teams_until_the_player_chooses() -> None:
     assert setup.read_settings(None)["options"] == {}  # nothing chosen: the default shows
     chosen = setup.read_settings(json.dumps({"options": {"teams": False}}))
     assert chosen["options"] == {"teams": False}  # a player's choice is remembered
+
+
+def test_an_online_room_always_runs_the_clock() -> None:
+    # a lost connection must not stop a match: only the clock's timeouts move a silent seat on
+    assert setup.clock_required({"yellow": setup.ONLINE})
+    assert setup.clock_required({"green": "easy", "blue": setup.ONLINE})
+    assert not setup.clock_required({})
+    assert not setup.clock_required({"yellow": "hard", "blue": "easy"})
+
+
+def test_the_downloaded_record_is_the_notation_replay_and_verify_read(tmp_path: Path) -> None:
+    from ludo.cli import replay_command
+    from net.record import verify_record_json
+
+    state = new_game("courtyard", ("red", "yellow"), 7)
+    record = Record("courtyard", state.seats, 7)
+    for _ in range(40):
+        action = Action("roll") if state.phase == "roll" else distinct_moves(state)[0]
+        record, state, _ = play(record, state, action)
+    name, text = savegame.record_file(record, day="2026-12-01")
+    assert name == "ludo-courtyard-2026-12-01-40-actions.json"
+    assert record_from_json(json.loads(text)) == record
+    with pytest.raises(Exception, match="no dice part"):
+        verify_record_json(json.loads(text))
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert replay_command(str(path))["actions"] == 40

@@ -3,7 +3,8 @@
 Fixtures:
 - `server_url`: base URL ("http://127.0.0.1:PORT/") of `python -m server` serving the repo root.
 - `browser`: a Playwright (sync API) Chromium: $LUDO_CHROMIUM / $CHROMIUM_PATH / `chromium` on
-  PATH, else Playwright's own bundled build.
+  PATH, else Playwright's own bundled build; if none starts, every browser test fails with one
+  line saying how to install one.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
 
@@ -39,9 +41,23 @@ def server_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_executable(), args=list(CHROMIUM_ARGS)
-        )
+        executable = chromium_executable()
+        try:
+            browser = playwright.chromium.launch(executable_path=executable,
+                                                 args=list(CHROMIUM_ARGS))
+        except PlaywrightError as error:
+            failure = str(error).strip().splitlines()[0][:200] if str(error).strip() else "?"
+        else:
+            failure = ""
+        if failure:
+            # A newcomer without chromium gets one line saying what to do, not a page of
+            # Playwright's download advice (its download cannot work on machines like ours).
+            tried = executable or "Playwright's own build"
+            pytest.fail(
+                f"the browser tests could not start Chromium ({tried}: {failure}). Install it"
+                " with `apt-get install chromium` (make test does that as root), or set"
+                " LUDO_CHROMIUM (or CHROMIUM_PATH) to a Chromium or Chrome executable.",
+                pytrace=False)
         try:
             yield browser
         finally:

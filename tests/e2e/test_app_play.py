@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -413,3 +414,19 @@ def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
         assert position_text(first) == position_text(second)
     finally:
         context.close()
+
+
+def test_the_record_downloads_and_replays_to_the_position_shown(table: Page) -> None:
+    start_game(table, ["red", "yellow"])
+    roll_until_choice(table)
+    table.click("#btn-details")
+    with table.expect_download() as info:
+        table.click("#btn-record")
+    download = info.value
+    name = download.suggested_filename
+    assert name.startswith("ludo-courtyard-") and name.endswith("-actions.json"), name
+    data = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+    assert data["version"] == 2 and "dice" not in data  # offline: the seed gives every roll
+    assert replay(record_from_json(data))[-1] == position(table)
+    table.click("#btn-details")
+    assert table.console_errors == []

@@ -94,7 +94,9 @@ def _save_text(**changes: object) -> str:
 
 
 def test_a_damaged_clock_in_the_save_is_explained(page: Page) -> None:
-    for deadline in ("1e400", "Infinity", "1" + "0" * 400, "NaN", '"soon"'):
+    # two of the damaged deadlines tests/app/test_app_pure.py feeds to the same decode in
+    # CPython, to see the page explain them (a float overflowing, an int too long to read)
+    for deadline in ("1e400", "1" + "0" * 400):
         _boot_with(page, SAVE_KEY, _save_text(deadline=deadline))
         page.locator("#dlg-error").wait_for(state="visible")
         assert "turn clock is damaged" in page.inner_text("#dlg-error"), deadline
@@ -112,7 +114,9 @@ def test_turn_seconds_that_is_not_a_number_keeps_the_normal_clock(page: Page) ->
     start_game(page, ["red", "green"], timer=True)
     page.wait_for_selector("#timer:not([hidden])")
     page.wait_for_timeout(1500)
-    assert int(page.inner_text("#timer-text").split()[0]) >= 27
+    # a 30-second clock (nan once made it none at all: three seats out in 6 s); >= 20, not
+    # 28, so that a loaded machine's slow steps cannot fail it
+    assert int(page.inner_text("#timer-text").split()[0]) >= 20
     assert json.loads(position_text(page))["timeouts"] == {"red": 0, "green": 0}
 
 

@@ -1,7 +1,8 @@
 """Online rooms in real browsers over real WebRTC on this machine: a room made from the setup
-screen, friends joining by its link, whole games played by mouse to the end (with a computer
-seat run by the host), a spectator, a guest reloading mid-turn back in its seat, forged
-messages refused by every page, and a guest whose offer was lost calling the host again.
+screen, friends joining by its link, whole games played by mouse to the end, Gilgiti turns
+played value by value, a four-seat room with a computer seat run by the host, a spectator, a
+guest reloading mid-turn back in its seat, forged messages refused by every page, three quits
+leaving the computer the winner, and a guest whose offer was lost calling the host again.
 
 WebRTC needs a non-loopback network interface here (docs/online.md, runtime notes): with only
 a loopback interface Chromium gathers no candidates and these tests are skipped.
@@ -12,11 +13,14 @@ from __future__ import annotations
 import json
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from net.record import verify_record_json
 
 PARAMS = "?auto_delay=0&pace_ms=0"
 BOOT_MS = 90_000
@@ -43,7 +47,8 @@ def facts(page: Page) -> dict[str, Any]:
 
 
 def open_page(browser: Browser, url: str) -> Page:
-    page = browser.new_context().new_page()
+    # motion is not what these tests look at, and a token still hopping makes a click wait
+    page = browser.new_context(reduced_motion="reduce").new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(url)
@@ -52,10 +57,10 @@ def open_page(browser: Browser, url: str) -> Page:
 
 
 def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
-                timer: bool = True, rules: str = "courtyard") -> tuple[Page, str]:
-    host = open_page(browser, server_url + PARAMS)
+                rules: str = "courtyard", params: str = PARAMS) -> tuple[Page, str]:
+    host = open_page(browser, server_url + params)
     host.check(f"input[name='rules'][value='{rules}']")
-    host.set_checked("#opt-timer", timer)
+    host.set_checked("#opt-timer", False)  # an online seat below turns it back on, for good
     count = len(kinds)
     host.check(f"input[name='players'][value='{count}']")
     for colour in ("red", "green", "yellow", "blue"):
@@ -63,6 +68,9 @@ def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
         box.set_checked(colour in kinds)
         if colour in kinds:
             host.select_option(f"select[name='kind-{colour}']", kinds[colour])
+    # an online room always runs the turn clock: a lost connection cannot stop the match
+    timer = host.locator("#opt-timer")
+    assert timer.is_checked() and timer.is_disabled() and host.is_visible("#timer-note")
     host.fill("input[name='name-red']", "Hana")
     host.click("#btn-start")
     host.wait_for_selector("#screen-room:not([hidden])")
@@ -169,16 +177,24 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
     guest.evaluate("document.getElementById('online-dice').open = true")  # behind the winner
     guest.wait_for_selector("#online-dice-body .verified", state="attached")
     assert "p" in guest.inner_text("#online-dice-body")
+    # the guest downloads the match's record with its dice (behind the winner: a script's
+    # click), and the CLI's check verifies every die and action of it
+    with guest.expect_download() as download:
+        guest.evaluate("document.getElementById('btn-record').click()")
+    verified = verify_record_json(json.loads(Path(download.value.path()).read_text("utf-8")))
+    assert len(verified.record.actions) == facts(guest)["version"]
+    assert verified.states[-1].phase == "over"
     assert host.errors == [] and guest.errors == []
 
 
 def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
                                                                 server_url: str) -> None:
-    # no turn clock: the forgeries below must meet a position that stands still, however slow
-    # the machine (a reload slower than a turn would otherwise let the host time yellow out)
+    # a 600-second turn clock: the forgeries below must meet a position that stands still,
+    # however slow the machine (a reload slower than a turn would otherwise let the host time
+    # yellow out)
     host, link = create_room(browser, server_url, {"red": "human", "green": "easy",
                                                    "yellow": "online", "blue": "online"},
-                             timer=False)
+                             params=PARAMS + "&turn_seconds=600")
     yellow = join(browser, link, "Yusuf", "yellow")
     blue = join(browser, link, "Bea", "blue")
     start(host, [yellow, blue])
@@ -221,12 +237,31 @@ def test_four_browsers_computer_spectator_reload_and_forgeries(browser: Browser,
         assert facts(page)["version"] == before
     assert facts(host)["version"] == before
 
-    actions = play_to_end(host, [host, yellow, blue])
-    print(f"4 browsers: {actions} clicks, rest of the game in {time.monotonic() - began:.1f} s")
+    # the match goes on among the four pages and the host's computer; the two whole games
+    # above play on to a win, so this one ends by quitting: blue, then yellow, then the host
+    # quit, and the computer, the last player remaining, wins (seen by the spectator too)
+    actions = play_to_end(host, [host, yellow, blue], max_actions=40)
     same_position([host, yellow, blue, watcher])
-    assert facts(watcher)["over"]
+    for quitter, seat in ((blue, "blue"), (yellow, "yellow"), (host, "red")):
+        version = facts(host)["version"]
+        quit_online(quitter)
+        quitter.wait_for_selector("#screen-home:not([hidden])")
+        host.wait_for_function("v => JSON.parse(window.ludo.online()).version > v", arg=version)
+        assert json.loads(facts(host)["position"])["out"][seat] == "quit"
+    print(f"4 browsers: {actions} clicks, then three quits, in {time.monotonic() - began:.1f} s")
+    same_position([host, yellow, blue, watcher])
+    assert facts(watcher)["over"] and json.loads(facts(watcher)["position"])["winner"] == "green"
     for page in (host, yellow, blue, watcher):
         assert page.errors == []
+
+
+def quit_online(page: Page) -> None:
+    """Quit this page's seat by mouse, through the confirmation dialog."""
+    if page.locator("dialog[open]").count() == 0:
+        page.wait_for_selector("#screen-table:not([hidden])")
+    page.click("#btn-quit")
+    page.locator("#dlg-quit").wait_for(state="visible")
+    page.click("#quit-confirm")
 
 
 def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
@@ -295,3 +330,45 @@ def test_links_that_cannot_authenticate_the_host_are_refused(browser: Browser,
     assert "different host" in other.inner_text("#room-status")
     assert facts(other)["room"] is None
     assert old.errors == [] and other.errors == []
+
+
+def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
+                                                        server_url: str) -> None:
+    """Gilgiti online: each page rolls its own seat's dice and plays every value, chip then
+    token (or token then chip), by mouse; the other page follows value by value."""
+    from test_gilgiti import play, safe_choices, state_of, wait_change
+
+    from ludo import distinct_moves, parse_position
+
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"},
+                             rules="gilgiti")
+    guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
+                 "Yusuf", "yellow")
+    start(host, [guest])
+    pages = {"red": host, "yellow": guest}
+    rolled = {"red": 0, "yellow": 0}
+    played = {"red": 0, "yellow": 0}
+    began = time.monotonic()
+    while min(played.values()) < 6 or min(rolled.values()) < 4:
+        assert time.monotonic() - began < 400, (rolled, played)
+        state = parse_position(facts(host)["position"])
+        assert state.phase != "over"
+        page = pages[state.turn]
+        page.wait_for_function("v => JSON.parse(window.ludo.online()).version >= v",
+                               arg=facts(host)["version"], timeout=60_000)
+        text = page.evaluate("window.ludo.position()")
+        state = parse_position(text)
+        if pages[state.turn] is not page:
+            continue  # the turn moved on meanwhile (a stranded turn rolled back)
+        if state.phase == "roll":
+            page.click("#die")
+            rolled[state.turn] += 1
+            wait_change(page, text)
+        elif len(distinct_moves(state)) == 1:
+            wait_change(page, text)  # the only play makes itself
+        else:
+            play(page, safe_choices(state)[0], "mouse", chip_first=played[state.turn] % 2 == 0)
+            played[state.turn] += 1
+    same_position([host, guest])
+    assert state_of(guest).seats == ("red", "yellow")
+    assert host.errors == [] and guest.errors == []

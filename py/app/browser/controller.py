@@ -16,11 +16,13 @@ from pyscript.ffi import is_none
 from ludo import Action, Choice, IllegalAction
 
 from .. import panel, setup, view
+from ..savegame import record_file
 from ..table import Table, bots_available
 from . import form
 from .autoplay import Autoplay
 from .dicebox import DieInput
 from .dom import (
+    download,
     el,
     expose_hooks,
     keep,
@@ -74,6 +76,7 @@ class Controller:
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
                 ("btn-home", "click", lambda e: self.go("home")),
                 ("btn-details", "click", self.on_details), ("btn-quit", "click", self.on_quit),
+                ("btn-record", "click", self.on_record),
                 ("dlg-quit", "close", self.on_quit_closed),
                 ("dlg-winner", "close", self.on_winner_closed),
                 ("dlg-error", "close", self.on_error_closed),
@@ -333,6 +336,16 @@ class Controller:
         details.hidden = not details.hidden
         el("btn-details").setAttribute("aria-expanded", "false" if details.hidden else "true")
         self.draw()
+
+    def on_record(self, event: Any) -> None:
+        if self.table is not None:
+            day = str(window.Date.new().toISOString())[:10]
+            download(*record_file(self.table.record, self.record_dice(), day))
+
+    def record_dice(self) -> Any:
+        """The dice part of the record to download: none here (the record's seed gives every
+        roll); an online match's ledger (OnlineController)."""
+        return None
 
     # -- automatic moves, computers and the clock -------------------------------------------
 

@@ -115,3 +115,20 @@ def expose_hooks(**readers: Any) -> None:
             return value if isinstance(value, str) else str(window.JSON.stringify(js(value)))
         setattr(hooks, name, keep(call))
     window.ludo = hooks
+
+
+def download(filename: str, text: str, mime: str = "application/json") -> None:
+    """Offer ``text`` to the player as a file: a blob URL behind an anchor with ``download``
+    (no request leaves the page, so it works offline too)."""
+    blob = window.Blob.new(js([text]), js({"type": mime}))
+    url = window.URL.createObjectURL(blob)
+    anchor = document.createElement("a")
+    anchor.href = url
+    anchor.download = filename
+    anchor.hidden = True
+    document.body.appendChild(anchor)
+    anchor.click()
+    anchor.remove()
+    # the browser has read the blob once the click is handled; free it soon after
+    Timeout(lambda: window.URL.revokeObjectURL(url), 10_000)
+

@@ -81,6 +81,18 @@ def sync() -> None:
         fits = rules in str(label.dataset.rules).split() and \
             str(n) in str(label.dataset.players).split()
         label.hidden = not fits
+    _lock_the_clock_online()
+
+
+def _lock_the_clock_online() -> None:
+    """Ticked and locked while a seat is Online (setup.clock_required), with the reason shown."""
+    players = {colour: str(_field(f"kind-{colour}").value) for colour in checked_seats()}
+    box = el("opt-timer")
+    required = setup.clock_required(players)
+    if required:
+        box.checked = True
+    box.disabled = required
+    el("timer-note").hidden = not required
 
 
 def on_change(event: Any) -> None:
@@ -117,7 +129,7 @@ def read(settings: dict[str, Any]) -> str | None:
                if not box.closest(".rule-option").hidden}
     pace = str(el("opt-pace").value)
     settings.update(rules=rules.name, seats=seats, names=names, players=players,
-                    timer=bool(el("opt-timer").checked),
+                    timer=bool(el("opt-timer").checked) or setup.clock_required(players),
                     pace=pace if pace in setup.PACES else "normal",
                     options={k: v for k, v in options.items()
                              if k in {o.name for o in rules.options}})

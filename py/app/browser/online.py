@@ -400,10 +400,17 @@ class OnlineController(Controller):
     def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
         if setup.ONLINE in players.values():
-            self.create_room(rules, seats, names, players, timer, options)
+            self.create_room(rules, seats, names, players,
+                             timer or setup.clock_required(players), options)
         else:
             self.close_room()
             super().start_game(rules, seats, names, players, timer, options)
+
+    def record_dice(self) -> Any:
+        """An online match's record carries its dice ledger, so `verify` can check each die."""
+        room = self.online.room if self.online is not None and self.online.playing else None
+        ledger = getattr(room, "ledger", None)
+        return None if ledger is None else ledger.to_json()
 
     def save(self) -> None:
         if self.online is not None and self.online.playing:

@@ -257,8 +257,8 @@ COURTYARD_HELP = Help(
          "before you roll, the game rolls and moves for you; after the roll, it moves with that "
          "die. A new turn or an extra roll starts a fresh 30 seconds. Timeouts add up over the "
          "match; on your fifth, your tokens are removed and the others play on. “Next” shows who "
-         "plays after this turn and any extra rolls. (The timer can be switched off for relaxed "
-         "games at home.)"),
+         "plays after this turn and any extra rolls. (On one device the timer can be switched off "
+         "for relaxed games at home; online rooms always run it.)"),
         ("Leaving is your choice.", "Quit game, then confirm, removes your tokens for the rest "
          "of the match; the others continue, skipping your seat, and the last player remaining "
          "wins. Home leaves the table without quitting: your seat is kept and the clock keeps "

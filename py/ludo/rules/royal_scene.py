@@ -449,8 +449,8 @@ HELP = Help(
         ("Keep the game moving.", "As in Courtyard: each throw and its move share 30 seconds; "
          "when time runs out the game throws and plays for you; the fifth timeout removes your "
          "men. Quit game removes your men for the rest of the match, and the last player "
-         "remaining wins; Home leaves the table without quitting. (The timer can be switched "
-         "off for relaxed games at home.)"),
+         "remaining wins; Home leaves the table without quitting. (On one device the timer can "
+         "be switched off for relaxed games at home; online rooms always run it.)"),
     ),
     notes=("Crowns mark the starting points and home crowns; feathers mark the four stars. "
            "There are no safe squares on the track.",),
