@@ -3,9 +3,10 @@
     PYTHONPATH=py python tools/gilgiti_tournament.py --eval hand \
         --bots hard,medium,medium,medium --games 800 --seed 200
 
-``--eval fitted`` is what the game plays (``GilgitiBot.fitted = FITTED``); ``--eval hand``
-puts back the hand-set evaluation of ``HARD`` (what Hard played before the fit), so the two
-can be compared on the same dice. Runs in this process (one core) and prints the
+``--eval fitted`` plays Hard with the fitted evaluation (``GilgitiBot.fitted = FITTED``, which
+the game does not use); ``--eval hand`` with the hand-set evaluation of ``HARD`` (the game's),
+or of other weights given as ``--hard '{"later": 1.0}'``, so variants can be compared on the
+same dice. Runs in this process (one core) and prints the
 tournament's summary as ``python -m ludo tournament`` does.
 """
 
@@ -30,6 +31,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=800)
     parser.add_argument("--seed", type=int, default=200)
     parser.add_argument("--teams", action="store_true")
+    parser.add_argument("--hard", default="", help='with --eval hand, Hard weights other than '
+                        'HARD\'s: JSON {"later": 1.0, ...} (the Weights fields given)')
     parser.add_argument("--weights", default="", help='with --eval fitted, other weights: JSON '
                         '{"teams": {"out": 0.3, ...}} (features left out weigh 0)')
     args = parser.parse_args()
@@ -40,10 +43,12 @@ def main() -> None:
         fitted = FITTED._replace(**{mode: tuple(float(given[mode].get(f, 0.0)) for f in FEATURES)
                                     for mode in given})
     bot.fitted = fitted if args.eval == "fitted" else None  # type: ignore[attr-defined]
-    bot.extra_roll = 0.0 if args.eval == "fitted" else HARD.extra_roll
+    given_hard = json.loads(args.hard) if args.hard else {}
+    bot.weights = HARD._replace(**{k: float(v) for k, v in given_hard.items()})
+    bot.extra_roll = 0.0 if args.eval == "fitted" else bot.weights.extra_roll
     result = tournament("gilgiti", tuple(args.bots.split(",")), args.games, args.seed, 1,
                         {"teams": True} if args.teams else None)
-    print(json.dumps({"eval": args.eval, **result}))
+    print(json.dumps({"eval": args.eval, "hard": bot.weights._asdict(), **result}))
 
 
 if __name__ == "__main__":

@@ -231,3 +231,25 @@ def test_hard_plays_with_the_hand_set_evaluation():
     assert bot.fitted is None and bot.weights == HARD and bot.extra_roll == HARD.extra_roll
     state = careless_order()
     assert bot.evaluate(state, "red") == evaluate(state, "red")
+
+
+def test_hard_weighs_a_threat_fully_only_from_an_enemy_who_plays_first():
+    # red's lone token on 30 (31 steps) is 3 squares ahead of green's; nothing else threatens
+    # it. When green plays next the threat is whole; when red plays first (it may move the
+    # token away before green rolls) it counts HARD.later of it. Green's value is the same.
+    from ludo.rules.gilgiti_bot import HARD, HIT_CHANCE, side_values
+
+    tokens = {"red": [30, "home", "home", "home"], "green": [27, "yard", "yard", "yard"]}
+    green_first = side_values(gload(seats=("red", "green"), turn="green", tokens=tokens))
+    red_first = side_values(gload(seats=("red", "green"), turn="red", tokens=tokens))
+    homes = 3 * (HARD.out + 57 + HARD.home)
+    token = HARD.out + 31
+    loss = HARD.danger * HIT_CHANCE[3] * token
+    assert 0 < HARD.later < 1
+    assert green_first[0] == pytest.approx(homes + token - loss)
+    assert red_first[0] == pytest.approx(homes + token - HARD.later * loss)
+    assert green_first[1] == pytest.approx(red_first[1])
+    # with later = 1 every enemy threatens fully, whoever plays first (the old evaluation)
+    old = HARD._replace(later=1.0)
+    assert side_values(gload(seats=("red", "green"), turn="red", tokens=tokens), old)[0] == \
+        pytest.approx(green_first[0])
