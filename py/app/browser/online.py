@@ -446,6 +446,7 @@ class OnlineController(Controller):
             self.screen.forget_layout(t)
         elif room is not None:
             self.screen.happened(room.events)
+            self.show_notices(t, room.events)
             if t.seat_to_act != room.turn_before:  # the handover, as for a local action
                 self.die.turn_passed()
         self.draw()
