@@ -162,7 +162,10 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     computer's level or the first fact; the running clock replaces it while the seat acts)."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
-    team = f"team {seat.team}" if seat is not None and seat.team else ""
+    # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
+    partners = [table.name(s.colour) for s in scene.seats
+                if seat is not None and seat.team and s.team == seat.team and s.colour != colour]
+    team = f"with {' and '.join(partners)}" if partners else ""
     if seat is not None and seat.status != "playing":
         sub = " · ".join(x for x in (seat.status, team) if x)
     else:

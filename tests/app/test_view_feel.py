@@ -343,6 +343,9 @@ def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None
     seats = panel.seats_html(table, sc)
     assert seats.count('data-team="Red + Yellow"') == 2
     assert seats.count('class="swatch mini red"') == 2  # beside red and beside yellow
+    # the narrow pod names the partner instead of the team
+    assert "with Yellow" in panel.pod_html(table, sc, "red")
+    assert "with Green" in panel.pod_html(table, sc, "blue")
     title, text = panel.winner_text(table)
     assert title == "Team Red + Yellow wins!" and text.startswith("Red and Yellow got all")
     assert panel.standings_html(table).count('data-team="Red + Yellow"') == 2
