@@ -74,7 +74,8 @@ def room_link(room: str, fingerprint: str) -> str:
     (never sent to any server)."""
     from net.hostkey import link_fragment
 
-    base = str(window.location.href).split("#")[0]
+    location = window.location
+    base = f"{location.origin}{location.pathname}{roomview.link_query(str(location.search))}"
     return f"{base}#{link_fragment(room, fingerprint)}"
 
 
