@@ -295,7 +295,8 @@ class Controller:
         elif any(e.get("type") == "no_move" for e in events):
             rolled = [text for e in events if e.get("type") == "rolled" for text in t.narrate([e])]
             if rolled:
-                self.screen.show_notice(f"{rolled[-1].rstrip('.')}: no move.", NO_MOVE_NOTICE_MS)
+                self.screen.show_notice(f"{rolled[-1].rstrip('.')}: no move.", NO_MOVE_NOTICE_MS,
+                                        quiet=True)
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

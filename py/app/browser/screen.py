@@ -314,10 +314,12 @@ class Screen:
 
     # -- words, focus, dialogs ---------------------------------------------------------------
 
-    def show_notice(self, text: str, ms: float = NOTICE_MS) -> None:
-        """A sentence a player must not miss (a turn undone), over the board for ``ms``."""
+    def show_notice(self, text: str, ms: float = NOTICE_MS, quiet: bool = False) -> None:
+        """A sentence a player must not miss (a turn undone), over the board for ``ms``;
+        ``quiet``: news rather than a warning (a roll with no move), drawn without the red."""
         box = el("board-notice")
         box.textContent = text
+        box.classList.toggle("quiet", quiet)
         box.hidden = False
         if self.notice_timer is not None:
             window.clearTimeout(self.notice_timer)
