@@ -43,8 +43,9 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
@@ -301,6 +302,25 @@ OUTSIDE: dict[str, Callable[[Any, random.Random], Action]] = {
 
 # ---------------------------------------------------------------- games and tournaments
 
+def _note_exposure(state: Any, acts: list[Action], chosen: Action, stats: dict[str, Any],
+                   risky: set[tuple[int, int]]) -> None:
+    """Count a choice that leaves the moved token in an enemy's reach, and whether a move
+    that leaves no token of ours newly in reach was available."""
+    ci = COLOURS.index(state.turn)
+
+    def exposed(a: Action) -> bool:
+        after = advance(state, a)
+        return threats(after, ci, after.tokens[ci][a.token]) > 0
+
+    stats["choices"] += 1
+    risky.discard((ci, chosen.token))
+    if exposed(chosen):
+        stats["exposed"] += 1
+        if any(not exposed(a) for a in acts if a != chosen):
+            stats["exposed_by_choice"] += 1
+            risky.add((ci, chosen.token))
+
+
 def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int,
               record: bool = False) -> dict[str, Any]:
     n = len(lineup)
@@ -311,6 +331,11 @@ def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int
     times: dict[str, list[float]] = {}
     actions: list[Action] = []
     count = 0
+    # per entry: captures made, tokens lost, action index of the unlock (Courtyard), sixes used
+    stats = [{"captures": 0, "lost": 0, "unlock_at": None, "lost_steps": 0, "choices": 0,
+              "exposed": 0, "exposed_by_choice": 0, "punished": 0} for _ in lineup]
+    # tokens left in reach of an enemy by a choice that had a move out of reach
+    risky: set[tuple[int, int]] = set()
     while state.phase != "over" and count < MAX_ACTIONS:
         if state.phase == "roll":
             action = ROLL
@@ -326,14 +351,31 @@ def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int
                 else:
                     action = OUTSIDE[name](state, rngs[state.turn])
                 times.setdefault(name, []).append(time.perf_counter() - started)
+                _note_exposure(state, acts, action, stats[entry_of[state.turn]], risky)
+        before = state
         state, events = apply(state, action)
+        for e in events:
+            if e["type"] == "captured":
+                stats[entry_of[e["seat"]]]["captures"] += len(e["victims"])
+                for colour, token in e["victims"]:
+                    vi = COLOURS.index(colour)
+                    if (vi, token) in risky:
+                        stats[entry_of[colour]]["punished"] += 1
+                    stats[entry_of[colour]]["lost"] += 1
+                    stats[entry_of[colour]]["lost_steps"] += progress(
+                        vi, before.tokens[vi][token])
+            elif e["type"] == "unlocked":
+                stats[entry_of[e["seat"]]]["unlock_at"] = count
         if record:
             actions.append(next((Action("roll", value=e["value"]) for e in events
                                  if e["type"] == "rolled"), action))
         count += 1
     won = [entry_of[s] for s in winners(state)]
+    for seat in seats:
+        ci = COLOURS.index(seat)
+        stats[entry_of[seat]]["home"] = sum(1 for p in state.tokens[ci] if p == HOME)
     out = {"winner": won[0] if won else None, "actions": count, "times": times,
-           "seats": seats, "entry_of": entry_of}
+           "seats": seats, "entry_of": entry_of, "stats": stats}
     if record:
         out["record"] = actions
     return out
@@ -355,6 +397,8 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
     unfinished = 0
     total = 0
     times: dict[str, list[float]] = {}
+    # entry 0's games split by its result: its stats and the best opponent's
+    split: dict[str, dict[str, float]] = {}
     started = time.perf_counter()
     for i in range(games):
         r = play_game(rules, lineup, seed * 1_000_003 + i // n, i % n)
@@ -365,6 +409,31 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
             wins[r["winner"]] += 1
         for name, ts in r["times"].items():
             times.setdefault(name, []).extend(ts)
+        if r["winner"] is not None:
+            key = "entry0_won" if r["winner"] == 0 else "entry0_lost"
+            agg = split.setdefault(key, {"games": 0})
+            agg["games"] += 1
+            me = r["stats"][0]
+            for k in ("captures", "lost", "lost_steps", "home", "choices", "exposed",
+                      "exposed_by_choice", "punished"):
+                agg[k] = agg.get(k, 0) + me[k]
+                agg["opp_" + k] = agg.get("opp_" + k, 0) + sum(
+                    st[k] for st in r["stats"][1:]) / (n - 1)
+            if rules == "courtyard":
+                u = me["unlock_at"]
+                agg["never_unlocked"] = agg.get("never_unlocked", 0) + (u is None)
+                agg["unlock_at_sum"] = agg.get("unlock_at_sum", 0) + (u or 0)
+                agg["unlocked"] = agg.get("unlocked", 0) + (u is not None)
+    for agg in split.values():
+        g = agg.pop("games")
+        u = agg.pop("unlock_at_sum", None)
+        k = agg.pop("unlocked", None)
+        summary = {key: round(v / g, 2) for key, v in agg.items()}
+        if u is not None and k:
+            summary["mean_unlock_action"] = round(u / k, 1)
+        summary["games"] = g
+        agg.clear()
+        agg.update(summary)
     elapsed = time.perf_counter() - started
     entries = []
     for i, name in enumerate(lineup):
@@ -375,6 +444,7 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
     return {"rules": rules, "lineup": list(lineup), "games": games, "seed": seed,
             "entries": entries, "unfinished": unfinished,
             "mean_actions": round(total / max(games, 1), 1),
+            "entry0_by_result": split,
             "choice_ms": {k: round(1000 * sum(v) / len(v), 2) for k, v in times.items() if v},
             "seconds": round(elapsed, 1)}
 
