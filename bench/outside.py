@@ -19,12 +19,12 @@ that, entry on 1 or 6):
 * ``expert`` -- the weighted "mixed"/"expert" heuristic of the Ludo AI literature (capture,
   safety, danger from enemy tokens within 6 behind, entering the home lane, leaving the yard,
   progress), each move scored by a weighted sum; Courtyard-aware (the first capture is worth a
-  lot, progress is worth less while the lane is locked, standing 1-6 in front of... behind an
-  enemy is a threat worth having while locked).
+  lot, progress is worth less while the lane is locked, and standing 1-6 squares behind an
+  enemy, a capture threat, is worth twice as much while locked).
 * ``montecarlo`` -- flat Monte Carlo: for each distinct move, a fixed number of playouts to the
   end of the game (every seat playing the ``aggressive`` rules with a little randomness), the
   move with the most wins. Playouts per move are fixed (``--playouts``, default 16) so results do
-  not depend on the machine's load; about 60-200 ms a decision in CPython.
+  not depend on the machine's load; about 45-70 ms a decision in CPython.
 
 Our levels (``easy``, ``medium``, ``hard``) play through ``ludo.bots.choose_action``.
 
