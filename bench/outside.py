@@ -1,5 +1,6 @@
 """Our computer players against "outside" Ludo AIs (a printout, never an assertion).
 
+    PYTHONPATH=py .venv/bin/python bench/outside.py   # hard against expert, 200 Classic games
     PYTHONPATH=py .venv/bin/python bench/outside.py --rules classic \
         --bots medium,expert,expert,expert --games 400 --seed 1
 
@@ -452,9 +453,11 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rules", choices=("classic", "courtyard"), default="classic")
-    parser.add_argument("--bots", required=True,
-                        help="comma-separated line-up, 2-4 of: " + ", ".join(OURS + tuple(OUTSIDE)))
-    parser.add_argument("--games", type=int, default=400)
+    # the defaults (make bench runs every script without arguments): the head-to-head row
+    parser.add_argument("--bots", default="hard,expert",
+                        help="comma-separated line-up, 2-4 of: " + ", ".join(OURS + tuple(OUTSIDE))
+                        + " (default: hard,expert)")
+    parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playouts", type=int, default=16,
                         help="Monte Carlo playouts per candidate move")
