@@ -83,8 +83,9 @@ def next_text(table: Table, scene: Scene) -> str:
     return f"Next: {table.name(scene.next)}" if scene.next and scene.phase != "over" else ""
 
 
-def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool = False) -> str:
-    """What the player to act should do now, in words."""
+def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool = False,
+           selected: str | None = None) -> str:
+    """What the player to act should do now, in words (``selected``: the value chip picked)."""
     if scene.phase == "over" or scene.turn is None:
         return ""
     kind = table.kind(scene.turn)
@@ -94,7 +95,9 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    rolled = ", ".join(d.label for d in scene.dice if d.state in ("rolled", "playable"))
+    # "You rolled 4", "You rolled a crown"
+    rolled = ", ".join(d.label if d.label[:1].isdigit() else f"a {d.label}"
+                       for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
         stuck = [str(d.value) for d in scene.dice if d.state == "stranded"]
@@ -102,6 +105,9 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                                        if stuck else "")
         if waiting or table.auto() is not None:
             return f"To play: {rolled}. The only move plays by itself (or tap its token)."
+        if selected is not None and any(c.pieces and c.value == selected for c in options):
+            return (f"Playing the {selected}: pick a glowing token (or another value). "
+                    f"Still to play: {rolled}.")
         if any(c.pieces for c in options):
             return (f"To play: {rolled}. Pick a value, then a glowing token (or a token, "
                     "then a value); arrow keys move among the tokens, Enter plays.")
@@ -156,7 +162,10 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     computer's level or the first fact; the running clock replaces it while the seat acts)."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
-    team = f"team {seat.team}" if seat is not None and seat.team else ""
+    # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
+    partners = [table.name(s.colour) for s in scene.seats
+                if seat is not None and seat.team and s.team == seat.team and s.colour != colour]
+    team = f"with {' and '.join(partners)}" if partners else ""
     if seat is not None and seat.status != "playing":
         sub = " · ".join(x for x in (seat.status, team) if x)
     else:
@@ -200,7 +209,7 @@ def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:
         usable = enabled and die.state in ("playable", "unused")
         pressed = usable and not pressed_one and selected == str(die.value)
         pressed_one = pressed_one or pressed
-        word = CHIP_WORDS.get(die.state, die.state)
+        word = "chosen" if pressed else CHIP_WORDS.get(die.state, die.state)
         # a label that is only the value gets the state said after it
         spoken = die.label if die.label != str(die.value) else f"{die.label}, {word}"
         chips.append(

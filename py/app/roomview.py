@@ -22,6 +22,20 @@ from net.record import Throw
 KIND_WORDS = {"online": "online", "person": "on the host's device", "computer": "computer"}
 
 
+# The page's own query parameters a room's link passes on to its guests: the connection policy
+# (``ice=relay``: a network that needs the TURN relay needs it on both ends) and the service
+# worker switch. The rest (``turn_seconds``, ``auto_delay``, ``pace_ms``) are the host's own
+# test and benchmark settings, not the guests'.
+LINK_PARAMETERS = ("ice", "sw")
+
+
+def link_query(search: str) -> str:
+    """The part of the page's query (``location.search``) a room link keeps: "" or "?a=b&..."."""
+    kept = [pair for pair in search.removeprefix("?").split("&")
+            if pair.split("=", 1)[0] in LINK_PARAMETERS]
+    return "?" + "&".join(kept) if kept else ""
+
+
 def qr_svg(text: str) -> str:
     """The QR code of ``text`` as inline SVG markup (scaled by CSS)."""
     import segno

@@ -250,3 +250,12 @@ def test_the_downloaded_record_is_the_notation_replay_and_verify_read(tmp_path: 
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     assert replay_command(str(path))["actions"] == 40
+
+
+def test_a_room_link_passes_on_only_the_connection_settings() -> None:
+    from app.roomview import link_query
+
+    assert link_query("") == ""
+    assert link_query("?auto_delay=0&pace_ms=0&turn_seconds=5") == ""
+    assert link_query("?auto_delay=0&pace_ms=0&ice=relay") == "?ice=relay"
+    assert link_query("?sw=off&ice=relay&x=1") == "?sw=off&ice=relay"

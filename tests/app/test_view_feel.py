@@ -328,6 +328,10 @@ def test_a_turn_of_several_values_prompts_with_what_is_left_and_what_is_stuck() 
     assert chips.count('aria-pressed="true"') == 1
     # the choices a chip keeps: the ones naming its value
     assert {c.value for c in options} == {"5", "6"}
+    # a chip picked: the prompt and the chip say so
+    picked = panel.prompt(table, sc, options, selected="5")
+    assert picked.startswith("Playing the 5: pick a glowing token") and "6 and 5" in picked
+    assert ">chosen<" in chips and chips.count(">to play<") == 1
 
 
 def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None:
@@ -339,6 +343,9 @@ def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None
     seats = panel.seats_html(table, sc)
     assert seats.count('data-team="Red + Yellow"') == 2
     assert seats.count('class="swatch mini red"') == 2  # beside red and beside yellow
+    # the narrow pod names the partner instead of the team
+    assert "with Yellow" in panel.pod_html(table, sc, "red")
+    assert "with Green" in panel.pod_html(table, sc, "blue")
     title, text = panel.winner_text(table)
     assert title == "Team Red + Yellow wins!" and text.startswith("Red and Yellow got all")
     assert panel.standings_html(table).count('data-team="Red + Yellow"') == 2
@@ -380,3 +387,16 @@ def test_a_stack_strike_and_forcing_the_gate_hop_like_any_move() -> None:
     hops = _hops(state, Action("force", tokens=(2, 3)))
     assert set(hops) == {"red-2", "red-3"} and all(h.steps == 1 for h in hops.values())
     assert hops["red-2"].frames[0] != hops["red-3"].frames[0]
+
+
+def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
+    table = Table.new("royal", ("red", "yellow"), 4, 0.0, timer=False)
+    for _ in range(400):
+        seat = table.seat_to_act
+        options = table.choices_for(seat)
+        sc = table.scene()
+        if sc.phase == "move" and sc.dice and sc.dice[-1].value == "crown" and len(options) > 1:
+            assert "You rolled a crown:" in panel.prompt(table, sc, options)
+            return
+        table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
+    raise AssertionError("no crown with a choice came up")

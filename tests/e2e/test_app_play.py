@@ -430,3 +430,27 @@ def test_the_record_downloads_and_replays_to_the_position_shown(table: Page) -> 
     assert replay(record_from_json(data))[-1] == position(table)
     table.click("#btn-details")
     assert table.console_errors == []
+
+
+def test_a_roll_with_no_move_is_shown_over_the_board(table: Page) -> None:
+    # Classic: a token leaves the yard only on a 6, so a roll of 1-5 with every token in the
+    # yard has no move and the die passes at once; the roll is said over the board, not only
+    # in the log
+    start_game(table, ["red", "yellow"], rules="classic")
+    for _ in range(200):
+        before = position(table)
+        text = position_text(table)
+        if before.phase == "move":  # a choice of moves: play one
+            table.locator("#board .token.movable").first.click()
+            wait_change(table, text)
+            continue
+        table.click("#die")
+        wait_change(table, text)
+        last = record_from_json(json.loads(table.evaluate(
+            f"localStorage.getItem({SAVE_KEY!r})"))["record"]).actions[-1]
+        if last.type == "roll" and last.value != 6 and position(table).turn != before.turn:
+            notice = table.text_content("#board-notice")
+            assert notice == f"{before.turn.capitalize()} rolled a {last.value}: no move.", notice
+            assert table.console_errors == []
+            return
+    raise AssertionError("no roll without a move came up")

@@ -362,7 +362,7 @@ def test_a_whole_pass_and_play_team_game_by_mouse(page: Page) -> None:
     seats = page.locator("#seats")
     assert seats.locator('.team[data-team="Red + Yellow"]').count() == 2
     assert seats.locator('.team[data-team="Green + Blue"] .swatch.green').count() == 2
-    assert "team Red + Yellow" in page.inner_text("#pod-bl")
+    assert "with Yellow" in page.inner_text("#pod-bl")  # its partner, in the pod
     seen = play_to_the_end(page, lambda seat: True, ("mouse",))
     assert seen["rolls"] > 50 and seen["chip_first"] and seen["token_first"]
     state = state_of(page)
@@ -493,14 +493,19 @@ def test_a_reload_mid_turn_restores_the_rolled_and_played_values(page: Page) -> 
 
 def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     boot_with(page, save_of(gate_record()))
+    assert page.inner_text("#btn-quit") == "Leave game"  # the seed's word, as in the dialog
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.click("#btn-quit")
     dialog = page.locator("#dlg-quit")
     dialog.wait_for(state="visible")
     assert page.inner_text("#quit-title") == "Leave this game?"
     assert page.inner_text("#quit-text") == ("The current match will end and everyone goes "
                                              "back to the start screen.")
+    # everybody leaves: no seat is asked for or named
+    assert page.is_hidden("#quit-seat-row") and page.is_hidden("#quit-who")
     page.click("#quit-confirm")
     page.wait_for_selector("#screen-home:not([hidden])")
+    assert page.evaluate("window.scrollY") == 0  # Home starts at its top, not mid-board
     assert state_of(page).phase == "over" and state_of(page).winners == ()
     assert not page.locator("#dlg-winner").is_visible()
     assert page.console_errors == []

@@ -81,7 +81,9 @@ def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
 
 
 def join(browser: Browser, link: str, name: str | None, seat: str | None = None) -> Page:
-    guest = open_page(browser, link)
+    # the link carries none of the host's test settings: the guest's page gets its own
+    assert "auto_delay" not in link and "pace_ms" not in link, link
+    guest = open_page(browser, link.replace("/#", f"/{PARAMS}#", 1))
     if name is None:  # a match under way: whoever opens the link without a seat watches it
         guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
                                 timeout=60_000)
@@ -164,8 +166,7 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
                                                  rules: str) -> None:
     host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"},
                              rules=rules)
-    guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
-                 "Yusuf", "yellow")
+    guest = join(browser, link, "Yusuf", "yellow")
     start(host, [guest])
     assert facts(guest)["bottomLeft"] == "yellow" and facts(host)["bottomLeft"] == "red"
     began = time.monotonic()
@@ -342,8 +343,7 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
 
     host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"},
                              rules="gilgiti")
-    guest = join(browser, link.replace("/#", f"/{PARAMS}#") if "?" not in link else link,
-                 "Yusuf", "yellow")
+    guest = join(browser, link, "Yusuf", "yellow")
     start(host, [guest])
     pages = {"red": host, "yellow": guest}
     rolled = {"red": 0, "yellow": 0}

@@ -37,6 +37,7 @@ from .persist import Persist
 from .screen import Screen, any_shown, show_only
 from .sound import Sound
 
+NO_MOVE_NOTICE_MS = 1800  # "Red rolled a 4: no move." over the board (a turn undone: 4 s)
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
@@ -47,6 +48,7 @@ class Controller:
 
     def __init__(self) -> None:
         self.table: Table | None = None
+        self.page_shown: str | None = None
         self.sound = Sound()
         self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
@@ -206,6 +208,9 @@ class Controller:
                 return  # an in-page anchor such as the skip link: stay on this screen
             page = "home"
         show_only(f"screen-{page}", SCREENS, page)
+        if page != self.page_shown:  # another screen starts at its top, not mid-board
+            self.page_shown = page
+            window.scrollTo(0, 0)
         self.draw()
         if page == "table" and self.table is not None and self.table.over:
             self.show_winner()
@@ -246,7 +251,8 @@ class Controller:
     def prompt(self) -> str:
         t = self.table
         return "" if t is None else panel.prompt(t, t.scene(), t.choices_for(t.seat_to_act),
-                                                 waiting=self.auto.kind == "auto")
+                                                 waiting=self.auto.kind == "auto",
+                                                 selected=self.selected)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -263,9 +269,7 @@ class Controller:
             return False
         self.selected, self.picker = None, []
         self.screen.happened(events)
-        notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
-        if notices:  # a turn undone or cancelled: said over the board too, not only in words
-            self.screen.show_notice(" ".join(notices))
+        self.show_notices(t, events)
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():
@@ -281,6 +285,18 @@ class Controller:
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
         return True
+
+    def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:
+        """Over the board, what a player must not miss: a turn undone or cancelled, and a
+        roll with no move (which passes the die at once, so its face was never seen)."""
+        notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
+        if notices:
+            self.screen.show_notice(" ".join(notices))
+        elif any(e.get("type") == "no_move" for e in events):
+            rolled = [text for e in events if e.get("type") == "rolled" for text in t.narrate([e])]
+            if rolled:
+                self.screen.show_notice(f"{rolled[-1].rstrip('.')}: no move.", NO_MOVE_NOTICE_MS,
+                                        quiet=True)
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

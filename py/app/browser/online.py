@@ -74,7 +74,8 @@ def room_link(room: str, fingerprint: str) -> str:
     (never sent to any server)."""
     from net.hostkey import link_fragment
 
-    base = str(window.location.href).split("#")[0]
+    location = window.location
+    base = f"{location.origin}{location.pathname}{roomview.link_query(str(location.search))}"
     return f"{base}#{link_fragment(room, fingerprint)}"
 
 
@@ -446,6 +447,7 @@ class OnlineController(Controller):
             self.screen.forget_layout(t)
         elif room is not None:
             self.screen.happened(room.events)
+            self.show_notices(t, room.events)
             if t.seat_to_act != room.turn_before:  # the handover, as for a local action
                 self.die.turn_passed()
         self.draw()

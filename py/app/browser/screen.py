@@ -224,6 +224,7 @@ class Screen:
         el("next").textContent = panel.next_text(table, scene)
         self.draw_pods(table, scene)
         self.draw_die(table, scene, die_state)
+        el("btn-quit").textContent = table.leave.button  # "Quit game", or Gilgiti's "Leave game"
         el("die-hint").textContent = prompt
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
         self._write("choices", panel.choice_buttons_html(buttons, pieces))
@@ -313,10 +314,12 @@ class Screen:
 
     # -- words, focus, dialogs ---------------------------------------------------------------
 
-    def show_notice(self, text: str) -> None:
-        """A sentence a player must not miss (a turn undone), over the board for a while."""
+    def show_notice(self, text: str, ms: float = NOTICE_MS, quiet: bool = False) -> None:
+        """A sentence a player must not miss (a turn undone), over the board for ``ms``;
+        ``quiet``: news rather than a warning (a roll with no move), drawn without the red."""
         box = el("board-notice")
         box.textContent = text
+        box.classList.toggle("quiet", quiet)
         box.hidden = False
         if self.notice_timer is not None:
             window.clearTimeout(self.notice_timer)
@@ -326,7 +329,7 @@ class Screen:
                              "offset": 0.6},
                             {"transform": "translate(-50%, -50%) scale(1)", "opacity": 1}]),
                         js({"duration": NOTICE_IN_MS, "easing": "ease-out"}))
-        self.notice_timer = window.setTimeout(self.hide_notice_js, NOTICE_MS)
+        self.notice_timer = window.setTimeout(self.hide_notice_js, ms)
 
     def _hide_notice(self, *_: Any) -> None:
         self.notice_timer = None
@@ -376,11 +379,13 @@ class Screen:
         seats = table.quitters()
         default = table.seat_to_act if table.seat_to_act in seats else seats[0]
         el("quit-seat").innerHTML = panel.quit_options_html(table, seats, default)
-        one = len(seats) == 1
-        el("quit-seat-row").hidden = one
-        el("quit-who").hidden = not one
-        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if one else ""
         leave = table.leave
+        # a leave that ends the match for everybody (Gilgiti) names no seat: all go
+        one = len(seats) == 1 or leave.ends_match
+        el("quit-seat-row").hidden = one
+        el("quit-who").hidden = not one or leave.ends_match
+        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." \
+            if one and not leave.ends_match else ""
         el("quit-title").textContent = leave.title
         el("quit-text").textContent = leave.text
         el("quit-confirm").textContent = leave.button
