@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -53,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 from ludo import advance, apply, distinct_moves, new_game, winners  # noqa: E402
 from ludo.actions import Action  # noqa: E402
 from ludo.bots import choose_action  # noqa: E402
+from ludo.bots.tournament import wilson  # noqa: E402
 from ludo.engine import default_seats  # noqa: E402
 from ludo.geometry import (  # noqa: E402
     COLOURS,
@@ -380,16 +380,6 @@ def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int
     if record:
         out["record"] = actions
     return out
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> dict[str, Any]:

@@ -104,22 +104,26 @@ HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, lo
                opponents=1.0, extra_roll=6.0, convex=0.0, later=0.5)
 
 
+def _add_misses(miss: dict[int, float], ci: int, toks: Any) -> None:
+    """Multiply into ``miss`` (square -> chance that nothing lands there next turn) colour
+    ``ci``'s chances of landing, one token per square it holds."""
+    rows = THREAT_ROWS[ci]
+    seen = set()
+    for p in toks:
+        if p in seen:
+            continue
+        seen.add(p)
+        for square, chance in rows[p + 1]:
+            miss[square] = miss.get(square, 1.0) * (1.0 - chance)
+
+
 def _miss_maps(state: Any, teams: bool) -> dict[int, dict[int, float]]:
     """Per side: square -> the chance that none of its tokens lands there next turn."""
     sides = SIDES[teams]
     maps: dict[int, dict[int, float]] = {}
     for ci, toks in enumerate(state.tokens):
-        if not toks:
-            continue
-        miss = maps.setdefault(sides[ci], {})
-        rows = THREAT_ROWS[ci]
-        seen = set()
-        for p in toks:
-            if p in seen:
-                continue
-            seen.add(p)
-            for square, chance in rows[p + 1]:
-                miss[square] = miss.get(square, 1.0) * (1.0 - chance)
+        if toks:
+            _add_misses(maps.setdefault(sides[ci], {}), ci, toks)
     return maps
 
 
@@ -127,17 +131,8 @@ def _colour_misses(state: Any) -> dict[int, dict[int, float]]:
     """Per colour: square -> the chance that none of its tokens lands there next turn."""
     maps: dict[int, dict[int, float]] = {}
     for ci, toks in enumerate(state.tokens):
-        if not toks:
-            continue
-        miss = maps[ci] = {}
-        rows = THREAT_ROWS[ci]
-        seen = set()
-        for p in toks:
-            if p in seen:
-                continue
-            seen.add(p)
-            for square, chance in rows[p + 1]:
-                miss[square] = miss.get(square, 1.0) * (1.0 - chance)
+        if toks:
+            _add_misses(maps.setdefault(ci, {}), ci, toks)
     return maps
 
 
