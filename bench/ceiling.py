@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 from ludo.actions import Action  # noqa: E402
 from ludo.bots import choose_action  # noqa: E402
 from ludo.bots.players import WIN  # noqa: E402
-from ludo.bots.tournament import tasks, wilson  # noqa: E402
+from ludo.bots.tournament import tasks, win_figures  # noqa: E402
 from ludo.engine import apply, distinct_moves, rules_for, winners  # noqa: E402
 
 ROLL = Action("roll")
@@ -150,13 +150,11 @@ def main() -> None:
         _, _, game_seed, rotation = game
         wins += play_game(args.rules, args.against, game_seed, rotation, args.rollout,
                           None, args.playouts, args.horizon)["won"]
-    lo, hi = wilson(wins, args.games)
     print(json.dumps({"bench": "ceiling", "rules": args.rules, "oracle_rollout": args.rollout,
                       "mode": (f"sampled, {args.playouts} playouts x {args.horizon} actions"
                                if args.playouts else "clairvoyant"),
                       "against": [args.against] * 3, "games": args.games, "seed": args.seed,
-                      "wins": wins, "win_rate": round(wins / args.games, 4),
-                      "ci95": [round(lo, 4), round(hi, 4)],
+                      **win_figures(wins, args.games),
                       "seconds": round(time.perf_counter() - started, 1)}))
 
 

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 from ludo import advance, apply, distinct_moves, new_game, winners  # noqa: E402
 from ludo.actions import Action  # noqa: E402
 from ludo.bots import choose_action  # noqa: E402
-from ludo.bots.tournament import wilson  # noqa: E402
+from ludo.bots.tournament import win_figures  # noqa: E402
 from ludo.engine import default_seats  # noqa: E402
 from ludo.geometry import (  # noqa: E402
     COLOURS,
@@ -428,10 +428,7 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
     elapsed = time.perf_counter() - started
     entries = []
     for i, name in enumerate(lineup):
-        lo, hi = wilson(wins[i], games)
-        entries.append({"entry": i, "player": name, "wins": wins[i],
-                        "win_rate": round(wins[i] / games, 4),
-                        "ci95": [round(lo, 4), round(hi, 4)]})
+        entries.append({"entry": i, "player": name, **win_figures(wins[i], games)})
     return {"rules": rules, "lineup": list(lineup), "games": games, "seed": seed,
             "entries": entries, "unfinished": unfinished,
             "mean_actions": round(total / max(games, 1), 1),

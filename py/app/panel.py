@@ -163,8 +163,8 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
-    partners = [table.name(s.colour) for s in scene.seats
-                if seat is not None and seat.team and s.team == seat.team and s.colour != colour]
+    partners = [] if seat is None or not seat.team else \
+        [table.name(s.colour) for s in scene.seats if s.team == seat.team and s.colour != colour]
     team = f"with {' and '.join(partners)}" if partners else ""
     if seat is not None and seat.status != "playing":
         sub = " · ".join(x for x in (seat.status, team) if x)

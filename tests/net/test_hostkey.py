@@ -309,18 +309,26 @@ def rtc(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     )
     pyscript = types.ModuleType("pyscript")
     pyscript.window = window  # type: ignore[attr-defined]
+    pyscript.document = None  # type: ignore[attr-defined]
     ffi = types.ModuleType("pyscript.ffi")
     ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
     ffi.is_none = lambda v: v is None  # type: ignore[attr-defined]
     ffi.to_js = lambda v, **kw: v  # type: ignore[attr-defined]
+    pyodide_ffi = types.ModuleType("pyodide.ffi")  # dom.Timeout's once-callables
+    pyodide_ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "pyscript", pyscript)
     monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
-    sys.modules.pop("app.browser.rtc", None)
+    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
+    monkeypatch.setitem(sys.modules, "pyodide.ffi", pyodide_ffi)
+    stand_in = ("app.browser.rtc", "app.browser.dom")  # imported against the stand-ins
+    for name in stand_in:
+        sys.modules.pop(name, None)
     module = importlib.import_module("app.browser.rtc")
     monkeypatch.setattr(module, "Link", FakeLink)
     module.warnings, module.timers = warnings, timers  # type: ignore[attr-defined]
     yield module
-    sys.modules.pop("app.browser.rtc", None)
+    for name in stand_in:
+        sys.modules.pop(name, None)
 
 
 def guest(rtc: Any, fingerprint: str) -> tuple[Any, Page]:

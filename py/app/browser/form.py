@@ -129,7 +129,7 @@ def read(settings: dict[str, Any]) -> str | None:
                if not box.closest(".rule-option").hidden}
     pace = str(el("opt-pace").value)
     settings.update(rules=rules.name, seats=seats, names=names, players=players,
-                    timer=bool(el("opt-timer").checked) or setup.clock_required(players),
+                    timer=bool(el("opt-timer").checked),
                     pace=pace if pace in setup.PACES else "normal",
                     options={k: v for k, v in options.items()
                              if k in {o.name for o in rules.options}})

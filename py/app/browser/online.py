@@ -491,10 +491,14 @@ class OnlineController(Controller):
         el("screen-room").hidden = True
         super().route()
 
-    def show_room(self) -> None:
+    @staticmethod
+    def _room_screen() -> None:
         for screen_id in SCREENS:
             el(screen_id).hidden = True
         el("screen-room").hidden = False
+
+    def show_room(self) -> None:
+        self._room_screen()
         if self.online is not None:
             from net.hostkey import link_fragment
 
@@ -507,9 +511,7 @@ class OnlineController(Controller):
         """The room screen with only ``message`` and the way out: a link this page will not
         follow (it cannot tell the room's host from anyone else holding the link)."""
         self.close_room()
-        for screen_id in SCREENS:
-            el(screen_id).hidden = True
-        el("screen-room").hidden = False
+        self._room_screen()
         el("room-title").textContent = "Join the online room"
         el("room-status").textContent = message
         for hidden in ("room-invite", "room-join", "btn-room-start", "btn-room-table"):

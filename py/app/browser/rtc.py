@@ -25,6 +25,8 @@ from pyscript.ffi import create_proxy, is_none, to_js
 
 from net import hostkey, signalling
 
+from .dom import Timeout
+
 PING_FALLBACK_S = 240
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
 # A guest's link to the host that has not opened this long after the call is called again: an
@@ -60,6 +62,7 @@ class Signal:
         self.ice_policy = signalling.ice_transport_policy(str(window.location.search))
         self.proxies: list[Any] = []
         self.ping_timer: Any = None
+        self.ping_js: Any = None  # one proxy for every interval (each welcome starts one)
         self.attempt = 0
         self.stopped = False
 
@@ -93,7 +96,9 @@ class Signal:
             every = max(5.0, float(seconds) / 2) if isinstance(seconds, int | float) else \
                 PING_FALLBACK_S
             self._stop_ping()
-            self.ping_timer = window.setInterval(create_proxy(self.ping), every * 1000)
+            if self.ping_js is None:
+                self.ping_js = create_proxy(self.ping)
+            self.ping_timer = window.setInterval(self.ping_js, every * 1000)
             self.on_state("joined")
         self.on_message(message)
 
@@ -105,7 +110,7 @@ class Signal:
         self.on_state("closed")
         pause = RETRY_S[min(self.attempt, len(RETRY_S) - 1)]
         self.attempt += 1
-        window.setTimeout(create_proxy(lambda *_: self.open()), pause * 1000)
+        Timeout(self.open, pause * 1000)
 
     def _stop_ping(self) -> None:
         if self.ping_timer is not None:
@@ -374,7 +379,7 @@ class Transport:
         elif self.host is None and peer not in self.refused and peer not in self.links:
             # a claimant's call failed before it proved anything: try it again in a while
             # (at once could spin on a peer whose links close as soon as they open)
-            window.setTimeout(create_proxy(lambda *_: self._seek()), SEEK_AGAIN_S * 1000)
+            Timeout(self._seek, SEEK_AGAIN_S * 1000)
 
     # -- finding the host (a guest) ------------------------------------------------------
 
@@ -388,7 +393,7 @@ class Transport:
 
     def _call(self, peer: str) -> None:
         link = self._link(peer, calls=True)
-        window.setTimeout(create_proxy(lambda *_: self._check_call(link)), CALL_AGAIN_S * 1000)
+        Timeout(lambda: self._check_call(link), CALL_AGAIN_S * 1000)
 
     def _check_call(self, link: Link) -> None:
         """Call a claimant again if this call is still the current one and has not given a

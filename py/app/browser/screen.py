@@ -380,12 +380,11 @@ class Screen:
         default = table.seat_to_act if table.seat_to_act in seats else seats[0]
         el("quit-seat").innerHTML = panel.quit_options_html(table, seats, default)
         leave = table.leave
-        # a leave that ends the match for everybody (Gilgiti) names no seat: all go
-        one = len(seats) == 1 or leave.ends_match
-        el("quit-seat-row").hidden = one
-        el("quit-who").hidden = not one or leave.ends_match
-        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." \
-            if one and not leave.ends_match else ""
+        # one seat is named; a leave that ends the match for everybody (Gilgiti) names none
+        named = len(seats) == 1 and not leave.ends_match
+        el("quit-seat-row").hidden = len(seats) == 1 or leave.ends_match
+        el("quit-who").hidden = not named
+        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if named else ""
         el("quit-title").textContent = leave.title
         el("quit-text").textContent = leave.text
         el("quit-confirm").textContent = leave.button

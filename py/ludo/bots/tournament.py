@@ -81,6 +81,13 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def win_figures(wins: int, games: int) -> dict[str, Any]:
+    """A row's figures: wins, the win rate and its 95% Wilson interval, rounded to 4 places."""
+    lo, hi = wilson(wins, games)
+    return {"wins": wins, "win_rate": round(wins / games, 4) if games else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)]}
+
+
 def _parity(results: list[dict[str, Any]], n: int) -> float:
     """The win rate of an entry no better than the others: winners per game over entries
     (1/n, or 1/2 when teams of two win together)."""
@@ -144,10 +151,7 @@ def tournament(rules: str, bots: tuple[str, ...], games: int, seed: int,
             choice_times.setdefault(level, []).extend(ts)
     entries = []
     for i, level in enumerate(bots):
-        lo, hi = wilson(wins[i], games)
-        entries.append({"entry": i, "bot": level, "wins": wins[i],
-                        "win_rate": round(wins[i] / games, 4),
-                        "ci95": [round(lo, 4), round(hi, 4)]})
+        entries.append({"entry": i, "bot": level, **win_figures(wins[i], games)})
     decision = {}
     for level in sorted(set(bots), key=LEVEL_NAMES.index):
         ts = times.get(level, [])
