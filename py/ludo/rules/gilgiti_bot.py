@@ -161,8 +161,7 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
     teams = state.teams
     sides = SIDES[teams]
     tokens = state.tokens
-    ordered = _ordered_threats(state, w) if w.later != 1.0 else None
-    misses = _miss_maps(state, teams) if ordered is None else {}
+    ordered = _ordered_threats(state, w)
     # side counts per track square: blocks protect, and enemy blocks lock entry stars
     counts: dict[int, dict[int, int]] = {}
     for ci, toks in enumerate(tokens):
@@ -197,13 +196,8 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
                 total += value + w.block
                 continue
             survive = 1.0
-            if ordered is not None:
-                for miss, weight in ordered[ci]:
-                    survive *= 1.0 - weight * (1.0 - miss.get(p, 1.0))
-            else:
-                for other, miss in misses.items():
-                    if other != side:
-                        survive *= miss.get(p, 1.0)
+            for miss, weight in ordered[ci]:  # later = 1: every enemy colour's miss chance
+                survive *= 1.0 - weight * (1.0 - miss.get(p, 1.0))
             total += value - (1.0 - survive) * value * w.danger
         if yard:
             gate = counts.get(START_SQUARES[ci])
