@@ -215,10 +215,14 @@ class Table:
         """The seats a person at this device may make quit: the local people's own seats.
 
         Computers cannot be made to leave, except in a game of computers only, which can
-        be stopped seat by seat.
+        be stopped seat by seat. Once every person here has quit, nobody here may quit any
+        seat (rule 11: "You cannot rejoin as an active player"): they only watch.
         """
         seats = self.active_seats()
-        return [s for s in seats if self.kind(s) == "human"] or list(seats)
+        people = [s for s in seats if self.kind(s) == "human"]
+        if people or any(self.kind(s) == "human" for s in self.record.seats):
+            return people
+        return list(seats)
 
     def auto(self) -> Action | None:
         """The move that plays itself now, if any."""

@@ -65,6 +65,25 @@ def test_a_seat_quits_only_itself_and_timeouts_come_only_from_the_clock() -> Non
     assert table.record.actions[-1].type == "timeout"
 
 
+def test_who_may_quit_here_the_people_then_nobody_or_any_seat_of_a_computers_game() -> None:
+    # a person against two computers may quit only their own seat; once they have quit they
+    # watch: "You cannot rejoin as an active player", so they cannot remove a computer either
+    table = _table(seats=("red", "green", "yellow"), seed=7,
+                   players={"green": "easy", "yellow": "medium"})
+    assert table.quitters() == ["red"]
+    table.submit("red", Action("quit", seat="red"), T0)
+    assert table.active_seats() == ("green", "yellow")
+    assert table.quitters() == []
+    # a game of computers only can still be stopped seat by seat
+    bots = _table(seats=("red", "green"), players={"red": "easy", "green": "hard"})
+    assert bots.quitters() == ["red", "green"]
+    # two people at one device: each may quit, and the one left still may
+    pair = _table(seats=("red", "green", "yellow"), players={"yellow": "easy"})
+    assert pair.quitters() == ["red", "green"]
+    pair.submit("green", Action("quit", seat="green"), T0)
+    assert pair.quitters() == ["red"]
+
+
 def test_local_dice_decide_the_roll_not_the_player() -> None:
     table = _table()
     before = _snapshot(table)

@@ -19,7 +19,7 @@ from test_app_play import (
     wait_ready,
 )
 
-from ludo import distinct_moves, format_position, record_from_json, replay
+from ludo import active_seats, distinct_moves, format_position, record_from_json, replay
 
 COMPUTERS = {"green": "easy", "yellow": "medium", "blue": "hard"}
 
@@ -136,3 +136,28 @@ def test_quitting_against_one_computer_goes_home_not_to_a_rematch(table: Page) -
     assert not table.evaluate("document.getElementById('dlg-winner').open")
     # the finished game can still be looked at from Home
     assert "The last Courtyard game is over: Green won." in table.inner_text("#resume-box")
+
+
+def test_after_quitting_a_person_only_watches_the_computers(table: Page) -> None:
+    # seed rule 11: "You cannot rejoin as an active player". The person quits against two
+    # computers, goes Home, comes back to watch: Quit game no longer offers any seat (it would
+    # let them remove a computer and choose the winner) and says why instead
+    start_game(table, ["red", "green", "yellow"], kinds={"green": "easy", "yellow": "easy"})
+    table.click("#btn-quit")
+    table.locator("#dlg-quit").wait_for(state="visible")
+    table.click("#quit-confirm")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    state = position(table)
+    assert state.phase != "over" and "red" not in active_seats(state)
+    table.click("#btn-resume")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    # every text the notice shows (a computer's "no move" notice may follow it at once)
+    table.evaluate("""() => { window.noticesSeen = [];
+        new MutationObserver(() => window.noticesSeen.push(
+            document.getElementById('board-notice').textContent))
+          .observe(document.getElementById('board-notice'),
+                   {childList: true, characterData: true, subtree: true}); }""")
+    table.click("#btn-quit")
+    table.wait_for_function("window.noticesSeen.some(t => t.includes('nothing to quit'))")
+    assert not table.evaluate("document.getElementById('dlg-quit').open")
+    assert table.console_errors == []

@@ -385,8 +385,19 @@ class Controller:
     # -- leaving, winning, errors ----------------------------------------------------------
 
     def on_quit(self, event: Any) -> None:
-        if self.table is not None and not self.table.over:
-            self.screen.show_quit(self.table)
+        t = self.table
+        if t is None or t.over:
+            return
+        if not t.quitters():  # everyone here has quit: they watch, and cannot remove others
+            self.tell("You have left this game: nobody here plays in it any more, so there "
+                      "is nothing to quit. Home leaves the table.")
+            return
+        self.screen.show_quit(t)
+
+    def tell(self, text: str) -> None:
+        """Why a button did nothing: over the board, and to a screen reader."""
+        self.screen.show_notice(text, quiet=True)
+        self.screen.announce(text)
 
     def on_quit_closed(self, event: Any) -> None:
         t = self.table

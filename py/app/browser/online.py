@@ -644,15 +644,19 @@ class OnlineController(Controller):
         if self.screen.dialog_answer("quit") != "confirm" or self.table is None:
             return
         seat = str(el("quit-seat").value)
-        if self.act(seat, Action("quit", seat=seat)):
-            self.go("home")  # online, quitting returns you Home (seed rule 11)
+        t = self.table
+        # "Online and computer players return to Home. On a shared device, the other players
+        # keep playing": a host page with another person still in play stays at the table
+        others_here = any(t.kind(s) == "human" for s in t.active_seats() if s != seat)
+        if self.act(seat, Action("quit", seat=seat)) and not others_here:
+            self.go("home")
 
     def on_quit(self, event: Any) -> None:
         o, t = self.online, self.table
         if o is not None and o.playing and t is not None and not any(
                 t.kind(s) == "human" for s in t.active_seats()):
-            self.screen.announce("You have no seat in play here: there is nothing to quit. "
-                                 "Leave the room from its screen.")
+            self.tell("You have no seat in play here: there is nothing to quit. "
+                      "Leave the room from its screen.")
             return
         super().on_quit(event)
 
