@@ -679,6 +679,10 @@ def test_entering_onto_an_own_man_or_a_double_is_not_possible():
                   doubles=[(("green", 0), ("yellow", 0))])
     after, events = throw(double, "crown")
     assert kinds(events) == ["rolled", "no_move", "extra_roll"]
+    # the reason given is the double on the starting point, not that a crown is needed
+    assert events[1]["reason"] == "start_held"
+    assert told(events).startswith("Red threw a crown. A double holds the starting point, so no "
+                                   "man can start: the throw is lost.")
 
 
 def test_table_a_timeout_throws_and_plays_for_the_player():

@@ -653,7 +653,8 @@ class RoyalRules:
     def _why_lost(self, state: State, ci: int, face: int) -> str:
         mine = state.tokens[ci]
         if all(p == BALK or p == HOME for p in mine):
-            return "no_man_out"
+            # a crown would start a man: only a double on the starting point stops it
+            return "start_held" if face == CROWN and BALK in mine else "no_man_out"
         if (face != CROWN or BALK not in mine) and not all_others_home(ci, mine) and all(
                 is_waiting(ci, p) for p in mine if p not in (BALK, HOME)):
             return "waiting"

@@ -285,6 +285,7 @@ def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
 
 LOST_REASONS = {
     "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
+    "start_held": "A double holds the starting point, so no man can start: the throw is lost",
     "feather": "A feather cannot pass a crown: the throw is lost",
     "blocked": "No man can move: the throw is lost",
     "waiting": "A man left in another colour's column waits there until all the player's other "
