@@ -304,8 +304,9 @@ class Table:
 
         A computer plays ``pace`` ms after the position changed; the only
         possible move of a person plays itself after ``auto_delay``; a person's
-        (or a remote peer's) clock runs out at the deadline. The earliest wins;
-        ``now`` only bounds a deadline that is not a finite number.
+        (or a remote peer's) clock runs out at the deadline, where a remote peer's
+        only move plays itself instead. The earliest wins; ``now`` only bounds a
+        deadline that is not a finite number.
         """
         seat = self.seat_to_act
         if seat is None:
@@ -321,6 +322,13 @@ class Table:
         if self.session.timer and deadline is not None:
             if not math.isfinite(deadline):
                 deadline = now
+            if kind == "remote":
+                # a peer's page plays its own only move; if that never comes (the peer
+                # dropped after rolling), the move still plays itself at the deadline, and
+                # costs no timeout: there was nothing to decide (rule 2)
+                auto = self.auto()
+                if auto is not None:
+                    return Due("auto", seat, deadline, auto)
             return Due("timeout", seat, deadline, Action("timeout"))
         return None
 

@@ -172,6 +172,29 @@ def test_the_only_move_is_due_after_the_auto_delay() -> None:
     pytest.fail("no automatic move came up")
 
 
+def test_a_remote_seats_only_move_plays_itself_at_the_deadline_without_a_timeout() -> None:
+    # the peer's own page plays it (after its auto delay); if the peer dropped after rolling,
+    # the host plays it when the clock runs out, and counts no timeout (rule 2: it "moves
+    # automatically"; there was nothing to decide)
+    rng = random.Random(2)
+    table = _table(players={"yellow": "remote"})
+    for _ in range(2000):
+        assert not table.over
+        seat = table.seat_to_act
+        if seat == "yellow" and not table.rolling and auto_action(table.state) is not None:
+            due = table.due(table.changed_at, auto_delay=450)
+            assert due.kind == "auto" and due.at == table.session.deadline
+            assert due.action == auto_action(table.state)
+            timeouts = table.state.timeouts
+            table.run_due(due, due.at)
+            assert table.record.actions[-1] == due.action
+            assert table.state.timeouts == timeouts
+            return
+        action = Action("roll") if table.rolling else rng.choice(legal_actions(table.state))
+        table.submit(seat, action, table.changed_at + 10)
+    pytest.fail("no automatic move of the remote seat came up")
+
+
 # -- saving and whole games ---------------------------------------------------------------------
 
 
