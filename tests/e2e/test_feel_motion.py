@@ -99,6 +99,14 @@ def _play_the_capture(page: Page) -> list[dict]:
 
 def test_a_move_hops_along_its_path_the_captured_piece_goes_back_after_and_the_die_tumbles(
         moving: Page) -> None:
+    # the pulses that call for a choice (the tokens' halos, the turn's glow) run a few times
+    # and then rest: none is endless, so an idle table does not repaint (and drain a phone's
+    # battery) for as long as it stays open
+    pulses = moving.evaluate(
+        "document.getAnimations().filter(a => a.animationName)"
+        ".map(a => [a.animationName, String(a.effect.getTiming().iterations)])")
+    assert {"halo", "glow"} <= {name for name, _ in pulses}, pulses
+    assert all(count != "Infinity" and float(count) <= 5 for _, count in pulses), pulses
     running = _play_the_capture(moving)
     mover = [a for a in running if a["piece"] == f"red-{MOVE.token}"]
     victim = [a for a in running if a["piece"] == VICTIM]
