@@ -104,27 +104,38 @@ def start(host: Page, guests: list[Page]) -> None:
         page.wait_for_selector("#screen-table:not([hidden])")
 
 
+# What this page's person can do now, read in one round trip: the die's centre when it is
+# ready, else the first glowing token's, else whether a choice button is shown; None when the
+# game is over here (the winner's dialog is open).
+TARGET_JS = """() => {
+  if (document.querySelector('dialog[open]')) return null;
+  const centre = el => { const r = el.getBoundingClientRect();
+                         return {x: r.left + r.width / 2, y: r.top + r.height / 2}; };
+  const die = document.getElementById('die');
+  if (!die.disabled && die.classList.contains('ready')) return centre(die);
+  const token = document.querySelector('#board .token.movable');
+  if (token) return centre(token);
+  return document.querySelector('#choices button') ? {choice: true} : {};
+}"""
+
+
 def play_turn(page: Page) -> bool:
     """Whatever this page's person can do now, by mouse: roll, or pick a glowing token. The
     position may change under the mouse (an automatic move, the other page's action arriving):
-    then nothing is clicked."""
-    if page.locator("dialog[open]").count():
-        return False  # the winner (the game is over here)
-    die = page.locator("#die")
-    targets = []
-    if die.is_enabled() and "ready" in (die.get_attribute("class") or ""):
-        targets.append(die)
-    else:
-        targets += [page.locator("#board .token.movable").first,
-                    page.locator("#choices button").first]
-    for target in targets:
-        if target.count():
-            try:
-                target.click(timeout=1500)
-            except PlaywrightTimeout:
-                return False
-            return True
-    return False
+    then the click lands on a die or a board that no longer takes it, and nothing happens."""
+    target = page.evaluate(TARGET_JS)
+    if not target:
+        return False
+    if "choice" in target:
+        try:
+            page.locator("#choices button").first.click(timeout=1500)
+        except PlaywrightTimeout:
+            return False
+        return True
+    # the mouse itself, at the target's centre: a locator's click first waits for the
+    # element to stand still over two animation frames, most of the time of each action
+    page.mouse.click(target["x"], target["y"])
+    return True
 
 
 def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
