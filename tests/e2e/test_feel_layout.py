@@ -120,6 +120,11 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     for box in page.evaluate(BOX_JS, "#setup button, #btn-resume, .top-nav a"):
         assert box["h"] >= 32, box
+    if width < height:  # a phone held upright: the board is a small preview above the form,
+        # whose heading starts in the top half of the screen (below a full board it did not)
+        title = page.evaluate(BOX_JS, "#home-title")[0]
+        board = page.evaluate(BOX_JS, "#board")[0]
+        assert title["top"] < height / 2 and board["w"] <= 0.6 * width + 0.5, (title, board)
     page.fill('[name="name-green"]', "")
 
 
