@@ -8,6 +8,7 @@ pages and the quit and error dialogs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,3 +87,43 @@ def test_error_dialog(browser: Browser, server_url: str) -> None:
         assert violations(page) == []
     finally:
         page.context.close()
+
+
+ACTIVE_JS = "() => { const a = document.activeElement; return a ? (a.id || a.tagName) : null; }"
+
+
+def test_every_screen_change_puts_the_focus_somewhere_useful(page: Page) -> None:
+    # by keyboard only: a screen that changes must not drop the focus to the page itself
+    start_game(page, ["red", "green"], names={"red": "Ada"})
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'die'")
+    page.focus("#btn-home")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    assert page.evaluate(ACTIVE_JS) == "home-title"
+    page.focus("#btn-resume")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#screen-table:not([hidden])")
+    assert page.evaluate(ACTIVE_JS) == "die"  # a person here is to roll
+    assert "turn" in page.inner_text("#announcer")
+    page.goto(page.url.split("#")[0] + "#rules")
+    page.wait_for_selector("#screen-rules:not([hidden])")
+    assert page.evaluate(ACTIVE_JS) == "rules-title"
+
+
+def test_the_focus_stays_put_while_a_computer_plays_and_comes_back_only_from_nowhere(
+        page: Page) -> None:
+    start_game(page, ["red", "blue"], kinds={"blue": "easy"})
+    # the person goes to the move log's button while the computers play: the focus stays
+    # there when their turn comes back (it is not pulled back to the die)
+    page.focus("#btn-details")
+    for _ in range(8):
+        before = page.evaluate("window.ludo.position()")
+        state = json.loads(before)
+        if state["turn"] == "red":
+            if state["phase"] == "roll":
+                page.click("#die")
+            else:
+                page.locator("#board .token.movable").first.click()
+            page.focus("#btn-details")
+        page.wait_for_function("b => window.ludo.position() !== b", arg=before)
+        assert page.evaluate(ACTIVE_JS) == "btn-details"

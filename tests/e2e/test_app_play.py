@@ -296,8 +296,16 @@ def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> 
 def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str) -> None:
     page = _new_page(browser, server_url + "?turn_seconds=1&auto_delay=0")
     try:
+        # what the screen reader is told, every text of it
+        page.evaluate("""() => { window.said = [];
+            new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(
+                n => window.said.push(n.textContent))))
+              .observe(document.getElementById('announcer'),
+                       {childList: true, subtree: true}); }""")
         start_game(page, ["red", "blue"], timer=True)
         assert page.is_visible("#timer")
+        # a person short of time is told so (the bar turning red is not heard)
+        page.wait_for_function("window.said.some(t => /1 second left for (Red|Blue)/.test(t))")
         # Home leaves the table without quitting: the clocks keep running meanwhile
         page.click("#btn-home")
         page.wait_for_selector("#screen-home:not([hidden])")

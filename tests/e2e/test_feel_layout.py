@@ -172,3 +172,16 @@ def test_tokens_stand_out_on_every_square_they_can_stand_on(page: Page, scheme: 
     for name, surface in found["surfaces"].items():
         best = max(_contrast(rim, surface), _contrast(outline, surface))
         assert best >= 3.0, (name, surface, best)
+
+
+def test_a_focused_token_keeps_the_focus_when_the_board_is_redrawn(page: Page) -> None:
+    # turning a phone or zooming changes the pieces' hit squares, and the tokens' layer is
+    # written afresh: the token a keyboard player had focused keeps the focus
+    _at(page, 360, 740, "light")
+    page.locator("#board .token.movable").last.focus()
+    piece = page.evaluate("document.activeElement.dataset.piece")
+    page.evaluate("document.getElementById('tokens-layer').firstElementChild.dataset.old = 1")
+    _at(page, 1280, 800, "light")
+    # the layer was rewritten (the mark is gone), and the same piece has the focus
+    assert page.evaluate("document.querySelector('#tokens-layer [data-old]')") is None
+    assert page.evaluate("document.activeElement.dataset.piece") == piece

@@ -34,7 +34,7 @@ from .dom import (
     query_param,
 )
 from .persist import Persist
-from .screen import Screen, any_shown, show_only
+from .screen import LOW_SECONDS, Screen, any_shown, show_only
 from .sound import Sound
 
 NO_MOVE_NOTICE_MS = 1800  # "Red rolled a 4: no move." over the board (a turn undone: 4 s)
@@ -49,6 +49,7 @@ class Controller:
     def __init__(self) -> None:
         self.table: Table | None = None
         self.page_shown: str | None = None
+        self.warned: float | None = None  # the deadline whose low-time warning was spoken
         self.sound = Sound()
         self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
@@ -208,12 +209,29 @@ class Controller:
                 return  # an in-page anchor such as the skip link: stay on this screen
             page = "home"
         show_only(f"screen-{page}", SCREENS, page)
-        if page != self.page_shown:  # another screen starts at its top, not mid-board
+        changed = page != self.page_shown
+        if changed:  # another screen starts at its top, not mid-board
             self.page_shown = page
             window.scrollTo(0, 0)
         self.draw()
+        if changed:
+            self.focus_page(page)
         if page == "table" and self.table is not None and self.table.over:
             self.show_winner()
+
+    def focus_page(self, page: str) -> None:
+        """A screen just shown takes the focus (it would fall to the page itself): at the
+        table, the die or a choice when a person here is to act, saying whose turn it is;
+        elsewhere the screen's heading."""
+        t = self.table
+        if page == "table" and t is not None and not t.over:
+            if t.local_person_to_act() and not self.persist.passive:
+                self.screen.focus(t, force=True)
+            if document.activeElement == document.body:  # nothing to press here now
+                self.screen.focus_screen(page)
+            self.screen.announce(f"{el('turn').textContent}. {self.prompt()}".strip())
+        else:
+            self.screen.focus_screen(page)
 
     def draw(self) -> None:
         """The table when it is on screen; else the board behind, and Home's resume note."""
@@ -381,6 +399,15 @@ class Controller:
         away = t.name(t.seat_to_act or "") if t is not None and t.local_person_to_act() \
             and not self.persist.passive and not self.screen.table_shown() else None
         self.screen.draw_clock(left, self.turn_seconds, away)
+        # a spoken warning, once per clock, when a person here is running short of time
+        # (the bar turning red is not seen by a screen reader)
+        deadline = None if t is None else t.session.deadline
+        if left is not None and left <= LOW_SECONDS and deadline != self.warned \
+                and t is not None and t.local_person_to_act() and not self.persist.passive:
+            self.warned = deadline
+            shown = int(left + 0.999)
+            self.screen.announce(f"{shown} second{'' if shown == 1 else 's'} left for "
+                                 f"{t.name(t.seat_to_act or '')}.")
 
     # -- leaving, winning, errors ----------------------------------------------------------
 

@@ -491,11 +491,14 @@ class OnlineController(Controller):
         el("screen-room").hidden = True
         super().route()
 
-    @staticmethod
-    def _room_screen() -> None:
+    def _room_screen(self) -> None:
+        first = bool(el("screen-room").hidden)
         for screen_id in SCREENS:
             el(screen_id).hidden = True
         el("screen-room").hidden = False
+        if first:  # the room's heading takes the focus, as another screen's does
+            self.page_shown = "room"
+            self.screen.focus_screen("room")
 
     def show_room(self) -> None:
         self._room_screen()

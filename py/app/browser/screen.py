@@ -123,8 +123,15 @@ class Screen:
             self.corners = view.seat_corners(scene.board, turn)
         self.hit = view.hit_half(self.board_px)
         self._write("overlay-layer", view.overlay_svg(scene, self.last, turn))
+        focused = document.activeElement
+        piece = None if is_none(focused) or is_none(focused.closest("#tokens-layer")) \
+            else focused.dataset.piece
         wrote = self._write("tokens-layer", view.pieces_svg(
             scene, [c for c in options if c.pieces], marked, turn, hit=self.hit))
+        if wrote and piece is not None:  # a redraw (a resize, a zoom) keeps the focused piece
+            again = document.querySelector(f'#tokens-layer .token.movable[data-piece="{piece}"]')
+            if not is_none(again):
+                again.focus(js({"preventScroll": True}))
         layout = view.piece_layout(scene, turn)
         places = {p.id: s.place for s in scene.stacks for p in s.pieces}
         if wrote and self.layout and self.motion:
@@ -344,20 +351,49 @@ class Screen:
             el("announcer").textContent = text
 
     @staticmethod
-    def focus(table: Table) -> None:
-        """The die when it is time to roll, else the first choice (unless it plays by itself)."""
+    def focus(table: Table, force: bool = False) -> None:
+        """The die when it is time to roll, else the first choice (unless it plays by itself);
+        unless ``force``, only when the focus is on the game's controls or nowhere: a player
+        who went to the log or the Home button meanwhile keeps their place."""
+        if not force and not Screen.focus_is_free():
+            return
         first = document.querySelector("#board .token.movable, #choices button")
-        keep = js({"preventScroll": True})
         if table.rolling:
-            el("die").focus(keep)
+            el("die").focus(js({"preventScroll": True}))
         elif table.auto() is None and not is_none(first):
-            first.focus(keep)
+            Screen._focus_in_view(first)
+
+    @staticmethod
+    def focus_is_free() -> bool:
+        """True when the focus is nowhere (the page itself) or on the die, a piece, a value
+        chip or a choice: what a turn's change may move it from."""
+        active = document.activeElement
+        return is_none(active) or active == document.body or bool(active.matches(
+            "#die, #board .token, #choices button, #dice button, #turn"))
 
     @staticmethod
     def focus_first(selector: str) -> None:
         first = document.querySelector(selector)
         if not is_none(first):
-            first.focus(js({"preventScroll": True}))
+            Screen._focus_in_view(first)
+
+    @staticmethod
+    def _focus_in_view(element: Any) -> None:
+        """Focus without the browser's jump, then scroll just enough to show it (a picker's
+        button below a phone's fold)."""
+        element.focus(js({"preventScroll": True}))
+        element.scrollIntoView(js({"block": "nearest"}))
+
+    @staticmethod
+    def focus_screen(page: str) -> None:
+        """Another screen was shown: the focus goes to its heading (or, at the table, the
+        line saying whose turn it is), so a screen reader starts there and Tab goes on
+        from it, instead of the focus falling to the page itself."""
+        target = document.querySelector(f"#screen-{page} h2") if page != "table" else el("turn")
+        if is_none(target):
+            return
+        target.setAttribute("tabindex", "-1")
+        target.focus(js({"preventScroll": True}))
 
     @staticmethod
     def piece_for_key(event: Any) -> str | None:
