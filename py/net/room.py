@@ -393,24 +393,31 @@ class HostRoom:
             raise Refused("bad-commit", "a chain for this seat, from roll 0, "
                           f"at least {2 * RENEW_MARGIN} links long")
         name = clean_name(message.body["name"]) or seat.capitalize()
+        assert peer.secret is not None
+        same = Holder(peer.secret, name, commitment)
+        if holder == same and peer.seat == seat and not peer.watching \
+                and [s for s, h in self.holders.items() if h.secret == peer.secret] == [seat]:
+            return  # the same claim again changes nothing: no lobby for all, nothing to save
         for other, h in list(self.holders.items()):  # one seat per device
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
-        assert peer.secret is not None
-        self.holders[seat] = Holder(peer.secret, name, commitment)
+        self.holders[seat] = same
         peer.seat, peer.watching, peer.name = seat, False, name
         self.send_lobby()
 
     def on_watch(self, peer: Peer, message: Message, now: float) -> None:
+        changed = not peer.watching or peer.seat is not None
         if not self.started:
             for seat, h in list(self.holders.items()):
                 if h.secret == peer.secret:
                     del self.holders[seat]
+                    changed = True
             peer.seat = None
         elif peer.seat is not None:
             raise Refused("seated", "you hold a seat in this match")
         peer.watching = True
-        self.send_lobby()
+        if changed:  # watching again changes nothing: no lobby for all, nothing to save
+            self.send_lobby()
         if self.started:
             self.sync_asked(peer, now)
 
