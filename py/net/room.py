@@ -770,6 +770,9 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = False
+        # This connection has given us the match (a begin or a sync): rolls settled since then
+        # reached us as they happened, so one settled without asking us is a drop, not absence.
+        self.following = False
         self.lobby: dict[str, Any] | None = None
         # The seat this device holds: the one it claimed with its chains, once the host's lobby
         # said so. Only our own claim or watch changes it, never the host's `you` (a host that
@@ -804,6 +807,7 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = True
+        self.following = False
         self.send("hello", name=self.name, secret=self.secret)
 
     def disconnect(self) -> None:
@@ -923,6 +927,7 @@ class GuestRoom:
         self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
         self.revealed, self.dropped = set(), set()
         self.bind(ledger)
+        self.following = True
         self.on_change("begin")
 
     def checked_commitment(self, commitment: Commitment, match: str) -> Commitment:
@@ -1083,8 +1088,18 @@ class GuestRoom:
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
+        unasked = []
+        if same and self.following and old_ledger is not None and seat in ledger.participants:
+            # rolls the host settled while we followed it on this connection, and sends in a
+            # sync instead of `settled`: without our reveal and never asked, they were dropped
+            unasked = [r.roll for r in ledger.rolls[len(old_ledger.rolls):]
+                       if seat in r.missing and r.roll not in self.revealed]
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
         self.revealed = (self.revealed | counted) if same else counted
+        self.following = True
+        for roll in unasked:
+            self.dropped.add(roll)
+            self.notice(f"The host settled roll {roll} without asking for your reveal.")
         self.problem = None
         self.on_change("sync")
 

@@ -321,3 +321,34 @@ def test_an_honest_match_shows_no_drop_and_every_roll_has_the_hosts_reveal():
         assert guest.problem is None and not guest.dropped
         assert all(HOST in r.contributors for r in guest.ledger.rolls)
         assert all(r.missing == () for r in guest.ledger.rolls)
+
+
+def test_a_roll_settled_without_asking_and_sent_in_a_sync_is_shown_like_a_dropped_reveal():
+    net, guest, roll = _at_guest_roll()
+    host = net.host
+    seat = guest.seat
+    host.ledger.settle(roll, 6, {HOST: host.reveal(roll)})  # no `open`, no `settled`
+    host.act(seat, Action("roll"), net.now)
+    net.queue.clear()  # nor the action: a sync brings it all
+    for peer in net.guests:
+        host.send_sync(host.peers[peer], net.now)
+    net.pump()
+    for peer in net.guests.values():
+        assert peer.table.version == host.table.version  # it verifies, and is followed
+        assert roll in peer.dropped
+        assert any(f"roll {roll} without asking" in n for n in peer.notices)
+
+
+def test_rolls_missed_while_away_are_not_shown_as_drops():
+    net = _started(10, seed=2)
+    net.cut("p1")
+    rnd = random.Random(2)
+    before = len(net.host.ledger.rolls)
+    while len(net.host.ledger.rolls) < before + 5:
+        net.play_one(rnd)
+    net.connect("p1")
+    green = net.guests["p1"]
+    assert green.table.version == net.host.table.version
+    missed = [r.roll for r in green.ledger.rolls[before:] if "green" in r.missing]
+    assert missed  # it was away for them
+    assert not green.dropped and green.problem is None
