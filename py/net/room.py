@@ -997,9 +997,11 @@ class GuestRoom:
         if self.seat in settled.missing and settled.roll in self.revealed:
             self.dropped.add(settled.roll)
             self.notice(f"Your reveal for roll {settled.roll} was not counted.")
-        elif self.seat in settled.missing and self.seat in ledger.participants:
-            # We are seated and connected (this came over our connection), yet the host settled
-            # it without asking us: as good as dropping our reveal, and shown the same way.
+        elif self.seat in settled.missing and self.seat in ledger.participants \
+                and self.following:
+            # We are seated and connected, and this connection gave us the match before (so the
+            # host had us here when it opened the roll), yet the host settled it without asking
+            # us: as good as dropping our reveal, and shown the same way.
             self.dropped.add(settled.roll)
             self.notice(f"The host settled roll {settled.roll} without asking for your reveal.")
         self.renew(ledger)

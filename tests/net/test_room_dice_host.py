@@ -352,3 +352,27 @@ def test_rolls_missed_while_away_are_not_shown_as_drops():
     missed = [r.roll for r in green.ledger.rolls[before:] if "green" in r.missing]
     assert missed  # it was away for them
     assert not green.dropped and green.problem is None
+
+
+def test_a_seat_back_while_the_seed_is_drawn_is_not_shown_a_drop():
+    net = _seated()
+    host = net.host
+    host.start(net.now)
+    held = []  # green's reveal of roll 0, kept back so that the roll stays open
+    while net.queue:
+        to, peer, text = net.queue.popleft()
+        if to == "host" and peer == "p1" and json.loads(text)["type"] == "reveal":
+            held.append((to, peer, text))
+        elif to == "host":
+            host.receive(peer, text, net.now)
+        elif peer != "p2" or json.loads(text)["type"] != "open":  # yellow's is lost in the cut
+            net.guests[peer].receive(text, net.now)
+    yellow = net.guests["p2"]
+    assert yellow.ledger is not None and host.collector is not None and not yellow.revealed
+    net.cut("p2")  # yellow leaves during roll 0 before it was asked
+    net.connect("p2")  # and comes back: no sync yet (no table), no begin, no open for roll 0
+    net.queue.extend(held)
+    net.pump()
+    assert host.table is not None and yellow.table is not None
+    assert "yellow" in host.ledger.rolls[0].missing
+    assert yellow.problem is None and not yellow.dropped
