@@ -131,7 +131,8 @@ def dice_panel_html(throws: Sequence[Throw], seats: Sequence[str], names: Mappin
     for throw in list(throws)[-recent:][::-1]:
         note = ""
         if throw.missing:
-            note = f" (without {', '.join(escape(name_of(p, names)) for p in throw.missing)})"
+            who = ", ".join(f"<bdi>{escape(name_of(p, names))}</bdi>" for p in throw.missing)
+            note = f" (without {who})"
         if throw.roll in lost:
             note += " — your reveal was not counted"
         items.append(f"<li data-roll='{throw.roll}'>Roll {throw.roll}: "

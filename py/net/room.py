@@ -362,7 +362,18 @@ class HostRoom:
             peer.synced_at = now
             if seat is not None:
                 self.broadcast("presence", connected=self.connected_seats())
+                self.ask_late_comer(peer)
                 self.resume(now)
+
+    def ask_late_comer(self, peer: Peer) -> None:
+        """A seat that connects while a roll is open is asked for its reveal too: a guest that
+        gets a roll settled without it and was never asked takes it for a dropped reveal."""
+        collector = self.collector
+        if collector is None or self.table is None or peer.seat is None \
+                or peer.seat in collector.reveals:
+            return
+        collector.expected = collector.expected | {peer.seat}
+        self.send(peer, "open", roll=collector.roll, n=collector.n)
 
     def on_claim(self, peer: Peer, message: Message, now: float) -> None:
         seat = message.body["seat"]
@@ -382,24 +393,31 @@ class HostRoom:
             raise Refused("bad-commit", "a chain for this seat, from roll 0, "
                           f"at least {2 * RENEW_MARGIN} links long")
         name = clean_name(message.body["name"]) or seat.capitalize()
+        assert peer.secret is not None
+        same = Holder(peer.secret, name, commitment)
+        if holder == same and peer.seat == seat and not peer.watching \
+                and [s for s, h in self.holders.items() if h.secret == peer.secret] == [seat]:
+            return  # the same claim again changes nothing: no lobby for all, nothing to save
         for other, h in list(self.holders.items()):  # one seat per device
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
-        assert peer.secret is not None
-        self.holders[seat] = Holder(peer.secret, name, commitment)
+        self.holders[seat] = same
         peer.seat, peer.watching, peer.name = seat, False, name
         self.send_lobby()
 
     def on_watch(self, peer: Peer, message: Message, now: float) -> None:
+        changed = not peer.watching or peer.seat is not None
         if not self.started:
             for seat, h in list(self.holders.items()):
                 if h.secret == peer.secret:
                     del self.holders[seat]
+                    changed = True
             peer.seat = None
         elif peer.seat is not None:
             raise Refused("seated", "you hold a seat in this match")
         peer.watching = True
-        self.send_lobby()
+        if changed:  # watching again changes nothing: no lobby for all, nothing to save
+            self.send_lobby()
         if self.started:
             self.sync_asked(peer, now)
 
@@ -752,8 +770,15 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = False
+        # This connection has given us the match (a begin or a sync): rolls settled since then
+        # reached us as they happened, so one settled without asking us is a drop, not absence.
+        self.following = False
         self.lobby: dict[str, Any] | None = None
+        # The seat this device holds: the one it claimed with its chains, once the host's lobby
+        # said so. Only our own claim or watch changes it, never the host's `you` (a host that
+        # could make us forget our seat could commit a chain of its own for it).
         self.seat: str | None = None
+        self.asked: str | None = None  # a seat claimed, not yet confirmed by a lobby
         self.watching = False
         self.table: FollowerTable | None = None
         self.ledger: DiceLedger | None = None
@@ -782,6 +807,7 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = True
+        self.following = False
         self.send("hello", name=self.name, secret=self.secret)
 
     def disconnect(self) -> None:
@@ -819,12 +845,21 @@ class GuestRoom:
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
         self.chains, self.match = [chain], None
+        # The seat held before (if any) was held with the chains just replaced: it is given up.
+        self.seat, self.asked = None, seat
         self.name = clean_name(name)
         self.on_saved()
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
 
     def watch(self) -> None:
+        if not self.started:  # before the start the host frees our seat; after, it refuses
+            self.seat = self.asked = None
+            self.on_saved()
         self.send("watch")
+
+    @property
+    def started(self) -> bool:
+        return self.ledger is not None or bool(self.lobby and self.lobby["started"])
 
     def act(self, action: Action) -> None:
         if self.table is None:
@@ -835,20 +870,55 @@ class GuestRoom:
     # -- host messages ---------------------------------------------------------------------
 
     def on_lobby(self, message: Message, now: float) -> None:
+        you = message.body["you"]
+        if you is not None and you == self.asked:  # the host took our claim
+            self.seat, self.asked = you, None
+        elif you != self.seat and (self.started or message.body["started"]):
+            self.problem = (f"The host says your seat is {you or 'none'}, but you claimed "
+                            f"{self.seat or 'none'}: it is refused.")
+            raise Refused("bad-lobby", self.problem)
+        # (before the start a `you` other than our claim changes nothing: our seat is the one
+        # we claimed until we claim another or watch, and `begin` is checked against it)
         self.lobby = message.body
-        self.seat = message.body["you"]
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.on_saved()
         self.on_change("lobby")
+
+    def check_participants(self, participants: tuple[str, ...],
+                           online: list[str] | None = None) -> None:
+        """The dice participants must be exactly the host and the room's online seats, in seat
+        order, our own seat among them: a participant that is no seat would be a chain the host
+        holds and counts at will, and a seat left out is never asked. The online seats are the
+        lobby's (`begin` follows one); a `sync` names them too (its `players`), and both must
+        agree when the guest has seen both."""
+        lobby = None if self.lobby is None else \
+            [r["seat"] for r in self.lobby["seats"] if r["kind"] == ONLINE]
+        if online is None:
+            if lobby is None:
+                raise DiceError("the host started without showing the room's seats first")
+            online = lobby
+        elif lobby is not None and lobby != online:
+            raise DiceError(f"the online seats are {', '.join(online) or 'none'} here, "
+                            f"{', '.join(lobby) or 'none'} in the lobby")
+        expected = (HOST, *online)
+        if participants != expected:
+            raise DiceError(f"the dice participants are {', '.join(participants)}; the room's "
+                            f"are {', '.join(expected)}")
+        if self.seat is not None and self.seat not in participants:
+            raise DiceError(f"your seat {self.seat} is not among the dice participants")
 
     def on_begin(self, message: Message, now: float) -> None:
         match = message.body["match"]
         try:
             ledger = DiceLedger(match, message.body["participants"])
+            self.check_participants(ledger.participants)
             for data in message.body["commits"]:
                 ledger.commit(self.checked_commitment(Commitment.from_json(data), match))
+            if self.seat is not None and ledger.commitment_for(self.seat, 0) is None:
+                raise DiceError(f"no chain of yours is committed for {self.seat}")
         except DiceError as exc:
-            raise Refused("bad-begin", f"The host's start does not verify: {exc}") from None
+            self.problem = f"The host's start does not verify: {exc}"
+            raise Refused("bad-begin", self.problem) from None
         old = self.ledger
         if old is not None and (old.room != match or old.rolls or old.events != ledger.events):
             # Only the same start again (a host that reloaded while the seed was drawn).
@@ -857,6 +927,7 @@ class GuestRoom:
         self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
         self.revealed, self.dropped = set(), set()
         self.bind(ledger)
+        self.following = True
         self.on_change("begin")
 
     def checked_commitment(self, commitment: Commitment, match: str) -> Commitment:
@@ -915,6 +986,10 @@ class GuestRoom:
             if settled.value != body["value"]:
                 raise DiceError(f"the reveals give {settled.value}, the host says "
                                 f"{body['value']}")
+            if HOST not in settled.contributors:
+                # the host reveals at once when it opens a roll: it is never late to itself,
+                # and leaving its own reveal out after seeing ours would be a choice of value
+                raise DiceError(f"roll {settled.roll} was settled without the host's reveal")
             ledger.settle(body["roll"], body["n"], pairs)
         except DiceError as exc:
             self.problem = f"A die from the host does not verify: {exc}"
@@ -922,6 +997,13 @@ class GuestRoom:
         if self.seat in settled.missing and settled.roll in self.revealed:
             self.dropped.add(settled.roll)
             self.notice(f"Your reveal for roll {settled.roll} was not counted.")
+        elif self.seat in settled.missing and self.seat in ledger.participants \
+                and self.following:
+            # We are seated and connected, and this connection gave us the match before (so the
+            # host had us here when it opened the roll), yet the host settled it without asking
+            # us: as good as dropping our reveal, and shown the same way.
+            self.dropped.add(settled.roll)
+            self.notice(f"The host settled roll {settled.roll} without asking for your reveal.")
         self.renew(ledger)
         self.on_change("settled")
 
@@ -953,15 +1035,28 @@ class GuestRoom:
             if record.dice is None:
                 raise DiceError("the record has no dice")
             ledger = DiceLedger.replay(record.dice)
+            players = body["players"]
+            self.check_participants(ledger.participants, [
+                s for s in record.seats if players.get(s) == "remote"])
             for event in ledger.events:
                 if "commit" in event:
                     self.checked_commitment(Commitment.from_json(event["commit"]), ledger.room)
+            if self.seat is not None and ledger.commitment_for(self.seat, 0) is None:
+                raise DiceError(f"no chain of yours is committed for {self.seat}")
+            lone = next((r.roll for r in ledger.rolls if HOST not in r.contributors), None)
+            if lone is not None:
+                raise DiceError(f"roll {lone} was settled without the host's reveal")
             verified = replay_verified(record, ledger)
         except (LudoError, DiceError) as exc:
             self.problem = f"The host's record does not verify: {exc}"
             raise Refused("bad-sync", self.problem) from None
+        if body["you"] != self.seat:
+            self.problem = (f"The host's record says your seat is {body['you'] or 'none'}, "
+                            f"but you claimed {self.seat or 'none'}: it is refused.")
+            raise Refused("bad-sync", self.problem)
         old, old_ledger = self.table, self.ledger
-        same = old_ledger is not None and old_ledger.room == ledger.room
+        same = old_ledger is not None and old_ledger.room == ledger.room \
+            and old_ledger.participants == ledger.participants
         if old_ledger is not None and not same:
             self.problem = "The host sent another match than the one under way in this room."
             raise Refused("bad-sync", self.problem)
@@ -972,7 +1067,7 @@ class GuestRoom:
         if old_ledger is not None and ledger.events[:len(old_ledger.events)] != old_ledger.events:
             self.problem = "The host's record rewrites or takes back dice already settled."
             raise Refused("bad-sync", self.problem)
-        seat = body["you"]
+        seat = self.seat
         seats = record.seats
         host_players = {s: k for s, k in body["players"].items() if s in seats}
         players = {s: (k if k in COMPUTER_LEVELS else "remote") for s, k in host_players.items()}
@@ -991,12 +1086,22 @@ class GuestRoom:
         table.own = frozenset({seat}) if seat else frozenset()
         self.dice = LedgerDice(ledger, verified.used)
         table.dice = self.dice
-        self.table, self.ledger, self.seat = table, ledger, seat
+        self.table, self.ledger = table, ledger
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
+        unasked = []
+        if same and self.following and old_ledger is not None and seat in ledger.participants:
+            # rolls the host settled while we followed it on this connection, and sends in a
+            # sync instead of `settled`: without our reveal and never asked, they were dropped
+            unasked = [r.roll for r in ledger.rolls[len(old_ledger.rolls):]
+                       if seat in r.missing and r.roll not in self.revealed]
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
         self.revealed = (self.revealed | counted) if same else counted
+        self.following = True
+        for roll in unasked:
+            self.dropped.add(roll)
+            self.notice(f"The host settled roll {roll} without asking for your reveal.")
         self.problem = None
         self.on_change("sync")
 
@@ -1053,7 +1158,7 @@ class GuestRoom:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
-                "match": self.match}
+                "asked": self.asked, "match": self.match}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
@@ -1070,6 +1175,8 @@ class GuestRoom:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         seat = data.get("seat")
         room.seat = seat if isinstance(seat, str) else None
+        asked = data.get("asked")  # absent in rooms saved before a claim was kept apart
+        room.asked = asked if isinstance(asked, str) else None
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
         return room

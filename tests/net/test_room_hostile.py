@@ -342,3 +342,50 @@ def test_a_queued_action_refused_when_its_turn_comes_is_reported_to_its_sender()
     assert [r["code"] for r in refusals] == ["illegal"]
     assert "stale" in refusals[0]["message"]
 
+
+
+# -- a guest repeating what changes nothing ------------------------------------------------------
+
+
+def _count_host_output(net: Net) -> tuple[list[str], list[str]]:
+    """What the host does from now on: the kinds of the messages it sends, and its page's
+    redraws (each one saves the whole room)."""
+    sent: list[str] = []
+    changes: list[str] = []
+    net.host.send_text = lambda peer, text: sent.append(
+        ("sync" if text.startswith("~0/") else "part") if text.startswith("~")
+        else json.loads(text)["type"])
+    net.host.on_change = changes.append
+    return sent, changes
+
+
+def test_watching_again_and_again_sends_no_lobby_and_saves_nothing():
+    net = _match(30)
+    spy = net.add_guest("spy")
+    spy.watch()
+    net.pump()
+    sent, changes = _count_host_output(net)
+    for _ in range(200):
+        net.now += 25  # 40 a second: within the message budget
+        assert _from_guest(net, "spy", "watch")
+    assert changes == [] and "lobby" not in sent
+    # the record it asks for this way goes at most once per interval
+    assert 1 <= sent.count("sync") <= 200 * 25 / SYNC_INTERVAL_MS
+
+
+def test_the_same_claim_again_sends_no_lobby_and_saves_nothing():
+    net = Net()
+    guest = net.add_guest("p1")
+    guest.claim("green", "Greeny")
+    net.pump()
+    holder = net.host.holders["green"]
+    sent, changes = _count_host_output(net)
+    for _ in range(50):
+        assert _from_guest(net, "p1", "claim", seat="green", name="Greeny",
+                           commit=holder.commitment.to_json())
+    assert changes == [] and sent == []
+    assert net.host.holders["green"] == holder
+    # a claim that does change something (another name) is still told to everyone
+    assert _from_guest(net, "p1", "claim", seat="green", name="Other",
+                       commit=holder.commitment.to_json())
+    assert changes == ["lobby"] and sent == ["lobby"]
