@@ -33,7 +33,8 @@ after that, whoever joins and wherever: a peer that reconnects to get a fresh me
 (or a fresh connection on another instance) is bounded by its room's join budget. Before that
 budget is touched, each client address (an IPv6 /64; with `forwarded_for`, the proxy's
 X-Forwarded-For) has its own, smaller budget per room in this process, so that one address
-joining in a loop cannot spend the room's budget for everybody else.
+joining in a loop cannot spend the room's budget for everybody else; and one address holds at
+most `address_room_peers` peers of a room at once, so that it cannot take every place.
 
 Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
 only, short scalar values. Numbers that overflow to Infinity are refused and Infinity/NaN are
@@ -114,6 +115,7 @@ CLOSE_MISBEHAVING = 4003
 CLOSE_SLOW = 4004
 CLOSE_VERSION = 4005
 CLOSE_ROOM_BUSY = 4006
+CLOSE_ADDRESS_FULL = 4007  # this client address already holds its share of the room
 CLOSE_RESTART = 1012  # the shared store forgot this instance: join again
 CLOSE_TRY_LATER = 1013  # the shared store is unreachable: join again a little later
 CLOSE_GOING_AWAY = 1001
@@ -200,6 +202,9 @@ class SignalConfig:
     # spend the room's whole join budget. 20 at once, then one every 5 s.
     address_join_rate: float = 0.2
     address_join_burst: int = 20
+    # Peers one address may hold in one room at once: four players behind one home router, a
+    # spectator and a reload's overlap fit; one address cannot fill the room (16) on its own.
+    address_room_peers: int = 6
     # Take the client's address from the last X-Forwarded-For entry (set it only behind a
     # proxy that sets that header; otherwise every client could claim any address).
     forwarded_for: bool = False
@@ -217,7 +222,8 @@ class SignalConfig:
             raise ValueError(f"path must start with '/': {self.path!r}")
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
                      "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl",
-                     "pair_queue_bytes", "pair_queue_messages", "address_join_burst"):
+                     "pair_queue_bytes", "pair_queue_messages", "address_join_burst",
+                     "address_room_peers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
@@ -729,6 +735,8 @@ class SignalHub:
         self._by_peer: dict[tuple[str, str], Connection] = {}
         # Join budgets per (client address, room), in this process; swept once full again.
         self._address_joins: dict[tuple[str, str], TokenBucket] = {}
+        # Peers each (client address, room) holds on this process now, joins in progress too.
+        self._address_peers: dict[tuple[str, str], int] = {}
 
     # ---- wiring into an aiohttp application
 
@@ -988,6 +996,15 @@ class SignalHub:
             self._close(conn, CLOSE_VERSION, "protocol version")
             return
         room = message["room"]
+        place = (conn.address, room)
+        if self._address_peers.get(place, 0) >= config.address_room_peers:
+            # Checked before any budget is spent: a refused join costs the room nothing.
+            self.log({"event": "address-full", "room": room_tag(room), "address": conn.address})
+            self._send(conn, error_message(
+                "address-full", f"your address already has {config.address_room_peers} "
+                                "peers in this room"))
+            self._close(conn, CLOSE_ADDRESS_FULL, "address full")
+            return
         if not self._address_may_join(conn.address, room, now):
             self.log({"event": "room-busy", "room": room_tag(room), "address": conn.address})
             self._send(conn, error_message(
@@ -995,6 +1012,25 @@ class SignalHub:
                              "try again shortly"))
             self._close(conn, CLOSE_ROOM_BUSY, "address busy")
             return
+        # The place is held across the store's await, so that joins arriving together from one
+        # address cannot all pass the check; given back unless the join succeeds.
+        self._address_peers[place] = self._address_peers.get(place, 0) + 1
+        try:
+            await self._join_room(conn, room, hello, now)
+        finally:
+            if conn.room is None:  # refused (once in the room, _leave gives the place back)
+                self._release_place(place)
+
+    def _release_place(self, place: tuple[str, str]) -> None:
+        held = self._address_peers.get(place, 0) - 1
+        if held > 0:
+            self._address_peers[place] = held
+        else:
+            self._address_peers.pop(place, None)
+
+    async def _join_room(self, conn: Connection, room: str, hello: JSON, now: float) -> None:
+        """Enter the room (its cap and join budget are the store's), or say why not."""
+        config = self.config
         for _attempt in range(4):
             peer = secrets.token_hex(6)
             try:
@@ -1064,6 +1100,7 @@ class SignalHub:
             self.log({"event": "disconnect", "joined": False})
             return
         room, peer = conn.room, conn.peer
+        self._release_place((conn.address, room))  # once per joined connection: it ends here
         if conn.room_closed:
             self.log({"event": "leave", "room": room_tag(room), "peer": peer,
                       "relayed": conn.relayed, "peers": 0, "code": conn.close_code})

@@ -15,7 +15,15 @@ import pytest
 
 from net.signalling import parse_server_message
 from server import signal as sig
-from tests.test_signal import ROOM_A, ROOM_B, FakeClock, Harness, receive_json, run_hub
+from tests.test_signal import (
+    ROOM_A,
+    ROOM_B,
+    FakeClock,
+    Harness,
+    closed_with,
+    receive_json,
+    run_hub,
+)
 
 # --------------------------------------------------------------------------------------------
 # hello (finding 5: one nested hello locked every later joiner out)
@@ -336,3 +344,73 @@ def test_forwarded_for_option() -> None:
     sig.add_arguments(parser)
     assert not sig.config_from_args(parser.parse_args([]), env={}).forwarded_for
     assert sig.config_from_args(parser.parse_args(["--forwarded-for"]), env={}).forwarded_for
+
+
+# --------------------------------------------------------------------------------------------
+# Peers per address in a room (net review, finding 5: one address took all 16 places)
+
+
+async def _open_from(h: Harness, address: str, hello: dict[str, Any] | None = None,
+                     room: str = ROOM_A) -> tuple[Any, dict[str, Any]]:
+    """A connection from `address` (through the trusted X-Forwarded-For) that joined or was
+    refused: the socket, left open, and the helper's reply."""
+    ws = await h.client.ws_connect(h.hub.config.path, headers={
+        "Origin": h.origin, "X-Forwarded-For": address})
+    message: dict[str, Any] = {"type": "join", "v": 1, "room": room}
+    if hello is not None:
+        message["hello"] = hello
+    await ws.send_str(json.dumps(message))
+    return ws, await receive_json(ws)
+
+
+def test_one_address_cannot_fill_a_room() -> None:
+    # /tmp/review-net/sig_fill.py: a host and 15 more peers "claiming to be host" from one
+    # address, then the real guest from another: it was told room-full
+    async def test(h: Harness) -> None:
+        limit = h.hub.config.address_room_peers
+        squat = [await _open_from(h, "198.51.100.7", {"role": "host"}) for _ in range(15)]
+        kinds = [reply["type"] if reply["type"] == "welcome" else reply["code"]
+                 for _ws, reply in squat]
+        assert kinds == ["welcome"] * limit + ["address-full"] * (15 - limit)
+        for ws, reply in squat[limit:]:
+            assert reply["message"] == f"your address already has {limit} peers in this room"
+            assert await closed_with(ws) == sig.CLOSE_ADDRESS_FULL
+        friend, reply = await _open_from(h, "203.0.113.5", {"role": "guest"})
+        assert reply["type"] == "welcome" and len(reply["peers"]) == limit
+        # the refused joins cost the address's join budget nothing
+        assert h.hub._address_joins[("198.51.100.7", ROOM_A)].tokens == \
+            h.hub.config.address_join_burst - limit
+        # another room is another share; a peer that leaves gives its place back
+        other, reply = await _open_from(h, "198.51.100.7", room=ROOM_B)
+        assert reply["type"] == "welcome"
+        await squat[0][0].close()
+        again, reply = await _open_from(h, "198.51.100.7")
+        assert reply["type"] == "welcome"
+        for ws in [again, other, friend] + [ws for ws, _reply in squat]:
+            await ws.close()
+        await asyncio.sleep(0)
+        for _ in range(100):  # the helper's side of each close runs on its own task
+            if not h.hub._address_peers:
+                break
+            await asyncio.sleep(0.01)
+        assert h.hub._address_peers == {}
+        assert [e["address"] for e in h.events_of("address-full")] == \
+            ["198.51.100.7"] * (15 - limit)
+
+    run_hub(test, forwarded_for=True)
+
+
+def test_the_peers_per_address_limit_is_a_setting() -> None:
+    assert sig.SignalConfig().address_room_peers == 6 < sig.SignalConfig().room_cap
+    with pytest.raises(ValueError, match="address_room_peers"):
+        sig.SignalConfig(address_room_peers=0)
+
+    async def test(h: Harness) -> None:
+        first, reply = await _open_from(h, "198.51.100.7")
+        assert reply["type"] == "welcome"
+        second, reply = await _open_from(h, "198.51.100.7")
+        assert reply["code"] == "address-full"
+        await first.close()
+        await second.close()
+
+    run_hub(test, forwarded_for=True, address_room_peers=1)
