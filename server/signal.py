@@ -122,6 +122,10 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_INTERNAL = 1011
 CLOSE_WAIT = 10.0  # seconds a closing peer has to acknowledge the close
 
+# The longest idle timeout: pages ping every half of it with setInterval, whose delay is at most
+# 2^31 - 1 ms (24.8 days; a longer one fires at once, so every page would ping without pause).
+MAX_IDLE_TIMEOUT = 86_400.0  # a day
+
 JSON = Any  # a value json.loads can return
 ICE_SCHEMES = ("stun:", "stuns:", "turn:", "turns:")
 
@@ -231,6 +235,9 @@ class SignalConfig:
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
+        if self.idle_timeout > MAX_IDLE_TIMEOUT:
+            raise ValueError(f"idle_timeout must be at most {MAX_IDLE_TIMEOUT:.0f} seconds "
+                             f"(a day), not {self.idle_timeout:g}")
         object.__setattr__(
             self, "allowed_origins", frozenset(normalise_origin(o) for o in self.allowed_origins)
         )
@@ -1135,8 +1142,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--room-cap", type=int, default=SignalConfig.room_cap,
                        help="peers per room (default: %(default)s)")
     group.add_argument("--idle-timeout", type=float, default=SignalConfig.idle_timeout,
-                       help="seconds without a message before a room is closed "
-                            "(default: %(default)s)")
+                       help="seconds without a message before a room is closed, at most "
+                            f"{MAX_IDLE_TIMEOUT:.0f} (default: %(default)s)")
     group.add_argument("--ice-servers", type=Path, metavar="FILE",
                        help="JSON list of RTCIceServer objects handed to every peer")
     group.add_argument("--turn-url", action="append", default=[], metavar="URL",

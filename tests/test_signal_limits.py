@@ -414,3 +414,22 @@ def test_the_peers_per_address_limit_is_a_setting() -> None:
         await second.close()
 
     run_hub(test, forwarded_for=True, address_room_peers=1)
+
+
+# --------------------------------------------------------------------------------------------
+# The idle timeout (net review, finding 8: a huge one made every page ping without pause)
+
+
+def test_an_idle_timeout_over_a_day_is_refused_with_a_clear_error() -> None:
+    import argparse
+
+    assert sig.SignalConfig(idle_timeout=sig.MAX_IDLE_TIMEOUT).idle_timeout == 86_400
+    for value in (86_400.5, 1e9, 2.0**31):
+        with pytest.raises(ValueError, match="idle_timeout must be at most 86400 seconds"):
+            sig.SignalConfig(idle_timeout=value)
+    parser = argparse.ArgumentParser()
+    sig.add_arguments(parser)
+    with pytest.raises(ValueError, match="idle_timeout must be at most 86400 seconds"):
+        sig.config_from_args(parser.parse_args(["--idle-timeout", "5000000"]), env={})
+    assert sig.config_from_args(parser.parse_args(["--idle-timeout", "3600"]),
+                                env={}).idle_timeout == 3600

@@ -28,6 +28,11 @@ from net import hostkey, signalling
 from .dom import Timeout
 
 PING_FALLBACK_S = 240
+# Pings go every half idle timeout, between these bounds: setInterval fires at once for a delay
+# over 2^31 - 1 ms, so a helper announcing a huge idleTimeout would make the page ping without
+# pause (the helper refuses idle timeouts over a day; the page does not rely on that).
+PING_MIN_S = 5
+PING_MAX_S = 43_200
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
 # A guest's link to the host that has not opened this long after the call is called again: an
 # offer, answer or candidate can be lost (the helper refused it as `unavailable` while its
@@ -46,6 +51,21 @@ def _js(value: Any) -> Any:
 def _to_python(value: Any) -> Any:
     """A JavaScript object (an SDP, a candidate) as plain Python data, through JSON text."""
     return json.loads(str(window.JSON.stringify(value)))
+
+
+def ping_interval_ms(idle_timeout: Any) -> int:
+    """Milliseconds between pings for the helper's `idleTimeout` (seconds): half of it, within
+    PING_MIN_S..PING_MAX_S; PING_FALLBACK_S when it is missing or not a number. Compared before
+    any conversion: the page's JSON reader keeps a 400-digit integer exact, which float()
+    cannot take."""
+    if isinstance(idle_timeout, bool) or not isinstance(idle_timeout, int | float) \
+            or idle_timeout != idle_timeout:  # NaN
+        return PING_FALLBACK_S * 1000
+    if idle_timeout >= 2 * PING_MAX_S:
+        return PING_MAX_S * 1000
+    if idle_timeout <= 2 * PING_MIN_S:
+        return PING_MIN_S * 1000
+    return round(float(idle_timeout) * 500)
 
 
 class Signal:
@@ -92,13 +112,11 @@ class Signal:
             self.peer = message["peer"]
             self.ice_servers = message["iceServers"]
             self.attempt = 0
-            seconds = message["limits"].get("idleTimeout", PING_FALLBACK_S * 2)
-            every = max(5.0, float(seconds) / 2) if isinstance(seconds, int | float) else \
-                PING_FALLBACK_S
+            every_ms = ping_interval_ms(message["limits"].get("idleTimeout"))
             self._stop_ping()
             if self.ping_js is None:
                 self.ping_js = create_proxy(self.ping)
-            self.ping_timer = window.setInterval(self.ping_js, every * 1000)
+            self.ping_timer = window.setInterval(self.ping_js, every_ms)
             self.on_state("joined")
         self.on_message(message)
 
