@@ -37,12 +37,13 @@ joining in a loop cannot spend the room's budget for everybody else; and one add
 most `address_room_peers` peers of a room at once, so that it cannot take every place.
 
 Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
-only, short scalar values. Numbers that overflow to Infinity are refused and Infinity/NaN are
-never written (JavaScript's JSON.parse refuses them). Every message queued for a peer counts
-against `outbox_limit`, the helper's own (pong, error) too. Relays queued from one sender to
-one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all senders together, half the
-outbox): over that the relay is dropped and the sender told `target-busy` once per run, so a
-fast sender cannot get a slow reader cut off.
+only, short scalar values. Numbers that overflow to Infinity, and integers that JavaScript
+cannot hold exactly (over 2^53 - 1), are refused anywhere in a message, so the page reads what
+was sent; Infinity/NaN are never written (JavaScript's JSON.parse refuses them). Every message
+queued for a peer counts against `outbox_limit`, the helper's own (pong, error) too. Relays
+queued from one sender to one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all
+senders together, half the outbox): over that the relay is dropped and the sender told
+`target-busy` once per run, so a fast sender cannot get a slow reader cut off.
 
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
 this process, and `server.signal_redis.RedisRoomStore` (chosen by `--redis-url` or `REDIS_URL`)
@@ -538,6 +539,21 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# JavaScript's Number.MAX_SAFE_INTEGER: JSON.parse reads a larger integer literal as the nearest
+# double (2^53 + 1 as 2^53; one of 309 digits or more as Infinity), so the page would not see
+# what was sent. Nothing the pages send through the helper comes near (`v` is 1, a candidate's
+# sdpMLineIndex is a small index; an SDP's big session ids are inside its text).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _safe_int(text: str) -> int:
+    """A JSON integer literal that JavaScript reads exactly; ValueError otherwise (checked on
+    the digits' count first, so a long literal is never converted)."""
+    if len(text) > 17 or abs(value := int(text)) > MAX_SAFE_INTEGER:
+        raise ValueError(f"integer out of JavaScript's exact range (2^53 - 1): {text[:40]}")
+    return value
+
+
 def check_hello(hello: JSON) -> dict[str, Any]:
     """A join's `hello`: an object of HELLO_KEYS, each a string of at most MAX_HELLO_TEXT
     characters, a finite number, true, false or null. SignalError (bad-schema) otherwise."""
@@ -561,10 +577,11 @@ def check_hello(hello: JSON) -> dict[str, Any]:
 def parse_client_message(text: str) -> dict[str, Any]:
     """The message as a dict, checked against CLIENT_FIELDS; SignalError says what is wrong."""
     try:
-        message = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        message = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                             parse_int=_safe_int)
     except RecursionError:  # deeply nested arrays: json's C scanner recurses
         raise SignalError("bad-json", "nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 4300 digits
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 2^53 - 1
         raise SignalError("bad-json", f"not JSON: {str(exc)[:120]}") from None
     if not isinstance(message, dict):
         raise SignalError("bad-schema", "a message is a JSON object")
