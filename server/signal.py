@@ -221,6 +221,11 @@ class SignalConfig:
     turn_urls: tuple[str, ...] = ()
     turn_secret: str | None = None
     turn_ttl: int = 6 * 3600
+    # TURN credentials per client address (all rooms, this process): anybody who can open a
+    # WebSocket can join a made-up room, so without a bound one address could collect any
+    # number of them. 10 at once, then one a minute; past that `welcome` has no TURN entry.
+    turn_address_burst: int = 10
+    turn_address_rate: float = 1 / 60
 
     def __post_init__(self) -> None:
         if not self.path.startswith("/"):
@@ -228,11 +233,11 @@ class SignalConfig:
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
                      "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl",
                      "pair_queue_bytes", "pair_queue_messages", "address_join_burst",
-                     "address_room_peers"):
+                     "address_room_peers", "turn_address_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
-                     "sweep_interval", "heartbeat", "address_join_rate"):
+                     "sweep_interval", "heartbeat", "address_join_rate", "turn_address_rate"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
@@ -759,6 +764,8 @@ class SignalHub:
         self._by_peer: dict[tuple[str, str], Connection] = {}
         # Join budgets per (client address, room), in this process; swept once full again.
         self._address_joins: dict[tuple[str, str], TokenBucket] = {}
+        # TURN credentials per client address, in this process; swept once full again.
+        self._address_turn: dict[str, TokenBucket] = {}
         # Peers each (client address, room) holds on this process now, joins in progress too.
         self._address_peers: dict[tuple[str, str], int] = {}
 
@@ -853,6 +860,9 @@ class SignalHub:
         for key, bucket in list(self._address_joins.items()):
             if bucket.full(now):
                 del self._address_joins[key]
+        for address, bucket in list(self._address_turn.items()):
+            if bucket.full(now):
+                del self._address_turn[address]
         for conn in list(self.connections):
             if conn.room is None and now - conn.opened >= self.config.join_timeout:
                 self._close(conn, CLOSE_JOIN_TIMEOUT, "no join in time")
@@ -1088,7 +1098,7 @@ class SignalHub:
             "v": PROTOCOL_VERSION,
             "peer": peer,
             "peers": [{"peer": m.peer, "hello": m.hello} for m in others],
-            "iceServers": self.ice_servers_for(peer),
+            "iceServers": self.ice_servers_for(peer, conn.address, now),
             "limits": {"maxMessageBytes": config.max_message_bytes, "roomCap": config.room_cap,
                        "idleTimeout": config.idle_timeout},
         }
@@ -1109,13 +1119,24 @@ class SignalHub:
                 config.address_join_rate, config.address_join_burst, now)
         return bucket.take(now)
 
-    def ice_servers_for(self, peer: str) -> list[dict[str, Any]]:
-        servers = [dict(s) for s in self.config.ice_servers]
-        if self.config.turn_urls and self.config.turn_secret:
+    def ice_servers_for(self, peer: str, address: str, now: float) -> list[dict[str, Any]]:
+        """The ICE servers for a peer's `welcome`: the fixed ones, and fresh TURN credentials
+        while its address's TURN budget lasts (without them the page still connects wherever
+        a direct path or STUN does)."""
+        config = self.config
+        servers = [dict(s) for s in config.ice_servers]
+        if config.turn_urls and config.turn_secret:
+            bucket = self._address_turn.get(address)
+            if bucket is None:
+                bucket = self._address_turn[address] = TokenBucket(
+                    config.turn_address_rate, config.turn_address_burst, now)
+            if not bucket.take(now):
+                self.log({"event": "turn-withheld", "peer": peer, "address": address})
+                return servers
             username, credential = turn_credentials(
-                self.config.turn_secret, peer, self.wall_clock(), self.config.turn_ttl
+                config.turn_secret, peer, self.wall_clock(), config.turn_ttl
             )
-            servers.append({"urls": list(self.config.turn_urls), "username": username,
+            servers.append({"urls": list(config.turn_urls), "username": username,
                             "credential": credential})
         return servers
 

@@ -484,3 +484,54 @@ def test_what_the_pages_send_through_the_helper_passes_unchanged() -> None:
             parse_server_message(json.dumps(relayed))
 
     run_hub(test)
+
+
+# --------------------------------------------------------------------------------------------
+# TURN credentials per address (net review, finding 6: a client faking the allowed Origin got
+# fresh TURN credentials for every made-up room it joined)
+
+
+def test_one_address_gets_a_bounded_number_of_turn_credentials() -> None:
+    turn = {"turn_urls": ("turn:turn.example.org:3478",), "turn_secret": "s3cret",
+            "ice_servers": ({"urls": "stun:stun.example.org:3478"},)}
+    rooms = ["r" * 21 + chr(ord("a") + n) for n in range(26)]
+
+    def has_turn(welcome: dict[str, Any]) -> bool:
+        return any("username" in server for server in welcome["iceServers"])
+
+    async def test(h: Harness) -> None:
+        burst = h.hub.config.turn_address_burst
+        welcomes = []
+        for room in rooms[:burst + 5]:  # a made-up room each time
+            ws, reply = await _open_from(h, "198.51.100.7", room=room)
+            welcomes.append(reply)
+            await ws.close()
+        assert [has_turn(w) for w in welcomes] == [True] * burst + [False] * 5
+        # the STUN servers still come, so the page connects wherever a direct path works
+        assert welcomes[-1]["iceServers"] == [{"urls": "stun:stun.example.org:3478"}]
+        assert len(h.events_of("turn-withheld")) == 5
+        # another address has its own budget
+        ws, reply = await _open_from(h, "203.0.113.5", room=rooms[0])
+        assert has_turn(reply)
+        await ws.close()
+        # one more a minute
+        h.clock.now += 60
+        ws, reply = await _open_from(h, "198.51.100.7", room=rooms[-1])
+        assert has_turn(reply)
+        await ws.close()
+        ws, reply = await _open_from(h, "198.51.100.7", room=rooms[-2])
+        assert not has_turn(reply)
+        await ws.close()
+        # forgotten once full again
+        h.clock.now += 3600
+        await h.hub.sweep()
+        assert h.hub._address_turn == {}
+
+    run_hub(test, forwarded_for=True, **turn)
+
+
+def test_turn_budget_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="turn_address_burst"):
+        sig.SignalConfig(turn_address_burst=0)
+    with pytest.raises(ValueError, match="turn_address_rate"):
+        sig.SignalConfig(turn_address_rate=float("inf"))
