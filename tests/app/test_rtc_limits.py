@@ -98,3 +98,143 @@ def test_a_welcome_with_a_huge_idle_timeout_starts_no_ping_flood(rtc: Any) -> No
         '{"type":"welcome","v":1,"peer":"0123456789ab","peers":[],"iceServers":[],'
         '"limits":{"maxMessageBytes":16384,"roomCap":16,"idleTimeout":1' + "0" * 400 + '}}')))
     assert rtc.intervals == [43_200_000]
+
+
+# -- what one peer id may make the host do (finding 7) ------------------------------------------
+
+
+class FakeLink:
+    """Stands in for rtc.Link on the host's side: counts what was made and sent."""
+
+    made = 0
+
+    def __init__(self, signal: Any, peer: str, calls: bool, opened: Callable[[str], None],
+                 message: Callable[[str, str], None], closed: Callable[[str], None]) -> None:
+        FakeLink.made += 1
+        self.peer, self.calls = peer, calls
+        self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
+        self.sent: list[str] = []
+        self.done = False
+        self.is_open = False
+
+    async def on_offer(self, data: Any) -> None:
+        self.is_open = True
+        self.opened_cb(self.peer)
+
+    def binding(self) -> str:
+        from net import hostkey
+
+        cert = ":".join(["AB"] * 32)
+        return hostkey.channel_binding(f"a=fingerprint:sha-256 {cert}\r\n",
+                                       f"a=fingerprint:sha-256 {cert}\r\n")
+
+    def send(self, text: str) -> None:
+        if self.is_open:
+            self.sent.append(text)
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            self.is_open = False
+            self.closed_cb(self.peer)
+
+
+GUEST = "0123456789ab"
+
+
+def _host(rtc: Any, monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Any:
+    from net import hostkey
+
+    monkeypatch.setattr(rtc, "Link", FakeLink)
+    FakeLink.made = 0
+    host = rtc.Transport("", ROOM, "host", lambda p: None, lambda p, t: None, lambda p: None,
+                         lambda s: None, key=hostkey.PrivateKey.generate(), clock=clock)
+    host.signal.peer = "aaaaaaaaaaaa"
+    return host
+
+
+def test_re_offering_gets_neither_endless_links_nor_endless_proofs(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: each offer built a new RTCPeerConnection, and closing a link forgot how many
+    # challenges the host had answered for that peer, so 21 offers with 10 challenges each got
+    # 21 links and 63 proofs (each an exponentiation) within the helper's 20 messages a second.
+    import asyncio
+
+    from net import hostkey
+
+    clock = Clock()
+    host = _host(rtc, monkeypatch, clock)
+    proofs: list[str] = []
+
+    async def offer_and_challenge() -> None:
+        host.on_signal({"type": "offer", "from": GUEST, "data": {"type": "offer", "sdp": ""}})
+        await asyncio.sleep(0)  # the answer's task runs
+        link = host.links.get(GUEST)
+        if link is None or not link.is_open:
+            return
+        for _ in range(10):
+            link.message_cb(GUEST, hostkey.challenge_message(hostkey.new_challenge()))
+        proofs.extend(link.sent)
+        link.sent.clear()
+        link.close()
+
+    async def scenario() -> None:
+        for _ in range(21):
+            await offer_and_challenge()
+        assert FakeLink.made == rtc.OFFER_BURST
+        assert len(proofs) == rtc.PROOF_BURST
+        # time brings one more link per OFFER_EVERY_S and one proof per PROOF_EVERY_S
+        clock.now += rtc.PROOF_EVERY_S
+        for _ in range(5):
+            await offer_and_challenge()
+        more_links = int(rtc.PROOF_EVERY_S / rtc.OFFER_EVERY_S)
+        assert FakeLink.made == rtc.OFFER_BURST + more_links
+        assert len(proofs) == rtc.PROOF_BURST + 1
+        # another peer id has budgets of its own
+        host.on_signal({"type": "offer", "from": "bbbbbbbbbbbb", "data": {}})
+        await asyncio.sleep(0)
+        assert FakeLink.made == rtc.OFFER_BURST + more_links + 1
+
+    asyncio.run(scenario())
+    assert host.offers.refused > 0 and host.proofs.refused > 0
+
+
+def test_a_guest_that_calls_again_every_few_seconds_is_always_answered(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a real guest whose links keep closing calls again SEEK_AGAIN_S later, and proves once
+    import asyncio
+
+    from net import hostkey
+
+    clock = Clock()
+    host = _host(rtc, monkeypatch, clock)
+
+    async def scenario() -> None:
+        for attempt in range(60):
+            host.on_signal({"type": "offer", "from": GUEST, "data": {}})
+            await asyncio.sleep(0)
+            link = host.links[GUEST]
+            assert FakeLink.made == attempt + 1
+            link.message_cb(GUEST, hostkey.challenge_message(hostkey.new_challenge()))
+            assert len(link.sent) == 1
+            link.close()
+            clock.now += max(rtc.SEEK_AGAIN_S, rtc.PROOF_EVERY_S)
+
+    asyncio.run(scenario())
+
+
+def test_an_allowance_remembers_a_bounded_number_of_peer_ids(rtc: Any) -> None:
+    allowance = rtc.Allowance(2, 5.0, tracked=3)
+    assert [allowance.take("a", 0.0) for _ in range(3)] == [True, True, False]
+    for peer in ("b", "c"):
+        allowance.take(peer, 0.0)
+    assert allowance.take("a", 0.0) is False  # "a" was seen last: kept
+    allowance.take("d", 0.0)  # forgets the least recently seen ("b")
+    assert list(allowance.budgets) == ["c", "a", "d"]
+    for n in range(1000):
+        allowance.take(f"{n:012x}", 1.0)
+    assert len(allowance.budgets) == 3
+    assert allowance.take("x", 7.5) and allowance.take("x", 7.5) and not allowance.take("x", 7.5)
+    assert allowance.take("x", 12.5)  # one more every 5 s
+    with pytest.raises(ValueError):
+        rtc.Allowance(0, 5.0)
