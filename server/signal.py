@@ -1191,6 +1191,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="messages a second per peer (default: %(default)s)")
     group.add_argument("--burst", type=int, default=SignalConfig.rate_burst,
                        help="messages a peer may send at once (default: %(default)s)")
+    group.add_argument("--peers-per-address", type=int, default=SignalConfig.address_room_peers,
+                       metavar="N",
+                       help="peers one client address may hold in one room at once "
+                            "(default: %(default)s)")
     group.add_argument("--forwarded-for", action="store_true",
                        help="take each client's address (for the per-address join budget) from "
                             "the last X-Forwarded-For entry: only behind a proxy that sets it")
@@ -1226,6 +1230,7 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
         rate_per_second=args.rate,
         rate_burst=args.burst,
         forwarded_for=getattr(args, "forwarded_for", False),
+        address_room_peers=getattr(args, "peers_per_address", SignalConfig.address_room_peers),
         allowed_origins=frozenset(origins),
         ice_servers=tuple(ice),
         turn_urls=tuple(args.turn_url),

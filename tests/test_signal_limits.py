@@ -535,3 +535,15 @@ def test_turn_budget_settings_are_checked() -> None:
         sig.SignalConfig(turn_address_burst=0)
     with pytest.raises(ValueError, match="turn_address_rate"):
         sig.SignalConfig(turn_address_rate=float("inf"))
+
+
+def test_peers_per_address_option() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sig.add_arguments(parser)
+    assert sig.config_from_args(parser.parse_args([]), env={}).address_room_peers == 6
+    config = sig.config_from_args(parser.parse_args(["--peers-per-address", "16"]), env={})
+    assert config.address_room_peers == 16
+    with pytest.raises(ValueError, match="address_room_peers must be at least 1"):
+        sig.config_from_args(parser.parse_args(["--peers-per-address", "0"]), env={})
