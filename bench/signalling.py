@@ -101,7 +101,8 @@ def start_helper(log_file: Path, redis_url: str | None = None) -> tuple[subproce
     if redis_url is not None:
         env["REDIS_URL"] = redis_url
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--signal-only"],
+        # every client here has one address: let it fill a room of up to 16
+        [sys.executable, "-m", "server", "--signal-only", "--peers-per-address", "16"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log_file.open("w"), text=True,
     )
     assert proc.stdout is not None

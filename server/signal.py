@@ -33,15 +33,17 @@ after that, whoever joins and wherever: a peer that reconnects to get a fresh me
 (or a fresh connection on another instance) is bounded by its room's join budget. Before that
 budget is touched, each client address (an IPv6 /64; with `forwarded_for`, the proxy's
 X-Forwarded-For) has its own, smaller budget per room in this process, so that one address
-joining in a loop cannot spend the room's budget for everybody else.
+joining in a loop cannot spend the room's budget for everybody else; and one address holds at
+most `address_room_peers` peers of a room at once, so that it cannot take every place.
 
 Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
-only, short scalar values. Numbers that overflow to Infinity are refused and Infinity/NaN are
-never written (JavaScript's JSON.parse refuses them). Every message queued for a peer counts
-against `outbox_limit`, the helper's own (pong, error) too. Relays queued from one sender to
-one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all senders together, half the
-outbox): over that the relay is dropped and the sender told `target-busy` once per run, so a
-fast sender cannot get a slow reader cut off.
+only, short scalar values. Numbers that overflow to Infinity, and integers that JavaScript
+cannot hold exactly (over 2^53 - 1), are refused anywhere in a message, so the page reads what
+was sent; Infinity/NaN are never written (JavaScript's JSON.parse refuses them). Every message
+queued for a peer counts against `outbox_limit`, the helper's own (pong, error) too. Relays
+queued from one sender to one peer are bounded (`pair_queue_messages`, `pair_queue_bytes`; all
+senders together, half the outbox): over that the relay is dropped and the sender told
+`target-busy` once per run, so a fast sender cannot get a slow reader cut off.
 
 Scaling out (issue 15). All room state lives behind `RoomStore`; `MemoryRoomStore` keeps it in
 this process, and `server.signal_redis.RedisRoomStore` (chosen by `--redis-url` or `REDIS_URL`)
@@ -114,11 +116,16 @@ CLOSE_MISBEHAVING = 4003
 CLOSE_SLOW = 4004
 CLOSE_VERSION = 4005
 CLOSE_ROOM_BUSY = 4006
+CLOSE_ADDRESS_FULL = 4007  # this client address already holds its share of the room
 CLOSE_RESTART = 1012  # the shared store forgot this instance: join again
 CLOSE_TRY_LATER = 1013  # the shared store is unreachable: join again a little later
 CLOSE_GOING_AWAY = 1001
 CLOSE_INTERNAL = 1011
 CLOSE_WAIT = 10.0  # seconds a closing peer has to acknowledge the close
+
+# The longest idle timeout: pages ping every half of it with setInterval, whose delay is at most
+# 2^31 - 1 ms (24.8 days; a longer one fires at once, so every page would ping without pause).
+MAX_IDLE_TIMEOUT = 86_400.0  # a day
 
 JSON = Any  # a value json.loads can return
 ICE_SCHEMES = ("stun:", "stuns:", "turn:", "turns:")
@@ -200,6 +207,9 @@ class SignalConfig:
     # spend the room's whole join budget. 20 at once, then one every 5 s.
     address_join_rate: float = 0.2
     address_join_burst: int = 20
+    # Peers one address may hold in one room at once: four players behind one home router, a
+    # spectator and a reload's overlap fit; one address cannot fill the room (16) on its own.
+    address_room_peers: int = 6
     # Take the client's address from the last X-Forwarded-For entry (set it only behind a
     # proxy that sets that header; otherwise every client could claim any address).
     forwarded_for: bool = False
@@ -211,20 +221,29 @@ class SignalConfig:
     turn_urls: tuple[str, ...] = ()
     turn_secret: str | None = None
     turn_ttl: int = 6 * 3600
+    # TURN credentials per client address (all rooms, this process): anybody who can open a
+    # WebSocket can join a made-up room, so without a bound one address could collect any
+    # number of them. 10 at once, then one a minute; past that `welcome` has no TURN entry.
+    turn_address_burst: int = 10
+    turn_address_rate: float = 1 / 60
 
     def __post_init__(self) -> None:
         if not self.path.startswith("/"):
             raise ValueError(f"path must start with '/': {self.path!r}")
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
                      "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl",
-                     "pair_queue_bytes", "pair_queue_messages", "address_join_burst"):
+                     "pair_queue_bytes", "pair_queue_messages", "address_join_burst",
+                     "address_room_peers", "turn_address_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
-                     "sweep_interval", "heartbeat", "address_join_rate"):
+                     "sweep_interval", "heartbeat", "address_join_rate", "turn_address_rate"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
+        if self.idle_timeout > MAX_IDLE_TIMEOUT:
+            raise ValueError(f"idle_timeout must be at most {MAX_IDLE_TIMEOUT:.0f} seconds "
+                             f"(a day), not {self.idle_timeout:g}")
         object.__setattr__(
             self, "allowed_origins", frozenset(normalise_origin(o) for o in self.allowed_origins)
         )
@@ -525,6 +544,21 @@ def _finite_float(text: str) -> float:
     return value
 
 
+# JavaScript's Number.MAX_SAFE_INTEGER: JSON.parse reads a larger integer literal as the nearest
+# double (2^53 + 1 as 2^53; one of 309 digits or more as Infinity), so the page would not see
+# what was sent. Nothing the pages send through the helper comes near (`v` is 1, a candidate's
+# sdpMLineIndex is a small index; an SDP's big session ids are inside its text).
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _safe_int(text: str) -> int:
+    """A JSON integer literal that JavaScript reads exactly; ValueError otherwise (checked on
+    the digits' count first, so a long literal is never converted)."""
+    if len(text) > 17 or abs(value := int(text)) > MAX_SAFE_INTEGER:
+        raise ValueError(f"integer out of JavaScript's exact range (2^53 - 1): {text[:40]}")
+    return value
+
+
 def check_hello(hello: JSON) -> dict[str, Any]:
     """A join's `hello`: an object of HELLO_KEYS, each a string of at most MAX_HELLO_TEXT
     characters, a finite number, true, false or null. SignalError (bad-schema) otherwise."""
@@ -548,10 +582,11 @@ def check_hello(hello: JSON) -> dict[str, Any]:
 def parse_client_message(text: str) -> dict[str, Any]:
     """The message as a dict, checked against CLIENT_FIELDS; SignalError says what is wrong."""
     try:
-        message = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        message = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                             parse_int=_safe_int)
     except RecursionError:  # deeply nested arrays: json's C scanner recurses
         raise SignalError("bad-json", "nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 4300 digits
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, integers over 2^53 - 1
         raise SignalError("bad-json", f"not JSON: {str(exc)[:120]}") from None
     if not isinstance(message, dict):
         raise SignalError("bad-schema", "a message is a JSON object")
@@ -729,6 +764,10 @@ class SignalHub:
         self._by_peer: dict[tuple[str, str], Connection] = {}
         # Join budgets per (client address, room), in this process; swept once full again.
         self._address_joins: dict[tuple[str, str], TokenBucket] = {}
+        # TURN credentials per client address, in this process; swept once full again.
+        self._address_turn: dict[str, TokenBucket] = {}
+        # Peers each (client address, room) holds on this process now, joins in progress too.
+        self._address_peers: dict[tuple[str, str], int] = {}
 
     # ---- wiring into an aiohttp application
 
@@ -821,6 +860,9 @@ class SignalHub:
         for key, bucket in list(self._address_joins.items()):
             if bucket.full(now):
                 del self._address_joins[key]
+        for address, bucket in list(self._address_turn.items()):
+            if bucket.full(now):
+                del self._address_turn[address]
         for conn in list(self.connections):
             if conn.room is None and now - conn.opened >= self.config.join_timeout:
                 self._close(conn, CLOSE_JOIN_TIMEOUT, "no join in time")
@@ -988,6 +1030,15 @@ class SignalHub:
             self._close(conn, CLOSE_VERSION, "protocol version")
             return
         room = message["room"]
+        place = (conn.address, room)
+        if self._address_peers.get(place, 0) >= config.address_room_peers:
+            # Checked before any budget is spent: a refused join costs the room nothing.
+            self.log({"event": "address-full", "room": room_tag(room), "address": conn.address})
+            self._send(conn, error_message(
+                "address-full", f"your address already has {config.address_room_peers} "
+                                "peers in this room"))
+            self._close(conn, CLOSE_ADDRESS_FULL, "address full")
+            return
         if not self._address_may_join(conn.address, room, now):
             self.log({"event": "room-busy", "room": room_tag(room), "address": conn.address})
             self._send(conn, error_message(
@@ -995,6 +1046,25 @@ class SignalHub:
                              "try again shortly"))
             self._close(conn, CLOSE_ROOM_BUSY, "address busy")
             return
+        # The place is held across the store's await, so that joins arriving together from one
+        # address cannot all pass the check; given back unless the join succeeds.
+        self._address_peers[place] = self._address_peers.get(place, 0) + 1
+        try:
+            await self._join_room(conn, room, hello, now)
+        finally:
+            if conn.room is None:  # refused (once in the room, _leave gives the place back)
+                self._release_place(place)
+
+    def _release_place(self, place: tuple[str, str]) -> None:
+        held = self._address_peers.get(place, 0) - 1
+        if held > 0:
+            self._address_peers[place] = held
+        else:
+            self._address_peers.pop(place, None)
+
+    async def _join_room(self, conn: Connection, room: str, hello: JSON, now: float) -> None:
+        """Enter the room (its cap and join budget are the store's), or say why not."""
+        config = self.config
         for _attempt in range(4):
             peer = secrets.token_hex(6)
             try:
@@ -1028,7 +1098,7 @@ class SignalHub:
             "v": PROTOCOL_VERSION,
             "peer": peer,
             "peers": [{"peer": m.peer, "hello": m.hello} for m in others],
-            "iceServers": self.ice_servers_for(peer),
+            "iceServers": self.ice_servers_for(peer, conn.address, now),
             "limits": {"maxMessageBytes": config.max_message_bytes, "roomCap": config.room_cap,
                        "idleTimeout": config.idle_timeout},
         }
@@ -1049,13 +1119,24 @@ class SignalHub:
                 config.address_join_rate, config.address_join_burst, now)
         return bucket.take(now)
 
-    def ice_servers_for(self, peer: str) -> list[dict[str, Any]]:
-        servers = [dict(s) for s in self.config.ice_servers]
-        if self.config.turn_urls and self.config.turn_secret:
+    def ice_servers_for(self, peer: str, address: str, now: float) -> list[dict[str, Any]]:
+        """The ICE servers for a peer's `welcome`: the fixed ones, and fresh TURN credentials
+        while its address's TURN budget lasts (without them the page still connects wherever
+        a direct path or STUN does)."""
+        config = self.config
+        servers = [dict(s) for s in config.ice_servers]
+        if config.turn_urls and config.turn_secret:
+            bucket = self._address_turn.get(address)
+            if bucket is None:
+                bucket = self._address_turn[address] = TokenBucket(
+                    config.turn_address_rate, config.turn_address_burst, now)
+            if not bucket.take(now):
+                self.log({"event": "turn-withheld", "peer": peer, "address": address})
+                return servers
             username, credential = turn_credentials(
-                self.config.turn_secret, peer, self.wall_clock(), self.config.turn_ttl
+                config.turn_secret, peer, self.wall_clock(), config.turn_ttl
             )
-            servers.append({"urls": list(self.config.turn_urls), "username": username,
+            servers.append({"urls": list(config.turn_urls), "username": username,
                             "credential": credential})
         return servers
 
@@ -1064,6 +1145,7 @@ class SignalHub:
             self.log({"event": "disconnect", "joined": False})
             return
         room, peer = conn.room, conn.peer
+        self._release_place((conn.address, room))  # once per joined connection: it ends here
         if conn.room_closed:
             self.log({"event": "leave", "room": room_tag(room), "peer": peer,
                       "relayed": conn.relayed, "peers": 0, "code": conn.close_code})
@@ -1098,8 +1180,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--room-cap", type=int, default=SignalConfig.room_cap,
                        help="peers per room (default: %(default)s)")
     group.add_argument("--idle-timeout", type=float, default=SignalConfig.idle_timeout,
-                       help="seconds without a message before a room is closed "
-                            "(default: %(default)s)")
+                       help="seconds without a message before a room is closed, at most "
+                            f"{MAX_IDLE_TIMEOUT:.0f} (default: %(default)s)")
     group.add_argument("--ice-servers", type=Path, metavar="FILE",
                        help="JSON list of RTCIceServer objects handed to every peer")
     group.add_argument("--turn-url", action="append", default=[], metavar="URL",
@@ -1109,6 +1191,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="messages a second per peer (default: %(default)s)")
     group.add_argument("--burst", type=int, default=SignalConfig.rate_burst,
                        help="messages a peer may send at once (default: %(default)s)")
+    group.add_argument("--peers-per-address", type=int, default=SignalConfig.address_room_peers,
+                       metavar="N",
+                       help="peers one client address may hold in one room at once "
+                            "(default: %(default)s)")
     group.add_argument("--forwarded-for", action="store_true",
                        help="take each client's address (for the per-address join budget) from "
                             "the last X-Forwarded-For entry: only behind a proxy that sets it")
@@ -1144,6 +1230,7 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
         rate_per_second=args.rate,
         rate_burst=args.burst,
         forwarded_for=getattr(args, "forwarded_for", False),
+        address_room_peers=getattr(args, "peers_per_address", SignalConfig.address_room_peers),
         allowed_origins=frozenset(origins),
         ice_servers=tuple(ice),
         turn_urls=tuple(args.turn_url),

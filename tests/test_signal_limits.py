@@ -15,7 +15,15 @@ import pytest
 
 from net.signalling import parse_server_message
 from server import signal as sig
-from tests.test_signal import ROOM_A, ROOM_B, FakeClock, Harness, receive_json, run_hub
+from tests.test_signal import (
+    ROOM_A,
+    ROOM_B,
+    FakeClock,
+    Harness,
+    closed_with,
+    receive_json,
+    run_hub,
+)
 
 # --------------------------------------------------------------------------------------------
 # hello (finding 5: one nested hello locked every later joiner out)
@@ -336,3 +344,206 @@ def test_forwarded_for_option() -> None:
     sig.add_arguments(parser)
     assert not sig.config_from_args(parser.parse_args([]), env={}).forwarded_for
     assert sig.config_from_args(parser.parse_args(["--forwarded-for"]), env={}).forwarded_for
+
+
+# --------------------------------------------------------------------------------------------
+# Peers per address in a room (net review, finding 5: one address took all 16 places)
+
+
+async def _open_from(h: Harness, address: str, hello: dict[str, Any] | None = None,
+                     room: str = ROOM_A) -> tuple[Any, dict[str, Any]]:
+    """A connection from `address` (through the trusted X-Forwarded-For) that joined or was
+    refused: the socket, left open, and the helper's reply."""
+    ws = await h.client.ws_connect(h.hub.config.path, headers={
+        "Origin": h.origin, "X-Forwarded-For": address})
+    message: dict[str, Any] = {"type": "join", "v": 1, "room": room}
+    if hello is not None:
+        message["hello"] = hello
+    await ws.send_str(json.dumps(message))
+    return ws, await receive_json(ws)
+
+
+def test_one_address_cannot_fill_a_room() -> None:
+    # /tmp/review-net/sig_fill.py: a host and 15 more peers "claiming to be host" from one
+    # address, then the real guest from another: it was told room-full
+    async def test(h: Harness) -> None:
+        limit = h.hub.config.address_room_peers
+        squat = [await _open_from(h, "198.51.100.7", {"role": "host"}) for _ in range(15)]
+        kinds = [reply["type"] if reply["type"] == "welcome" else reply["code"]
+                 for _ws, reply in squat]
+        assert kinds == ["welcome"] * limit + ["address-full"] * (15 - limit)
+        for ws, reply in squat[limit:]:
+            assert reply["message"] == f"your address already has {limit} peers in this room"
+            assert await closed_with(ws) == sig.CLOSE_ADDRESS_FULL
+        friend, reply = await _open_from(h, "203.0.113.5", {"role": "guest"})
+        assert reply["type"] == "welcome" and len(reply["peers"]) == limit
+        # the refused joins cost the address's join budget nothing
+        assert h.hub._address_joins[("198.51.100.7", ROOM_A)].tokens == \
+            h.hub.config.address_join_burst - limit
+        # another room is another share; a peer that leaves gives its place back
+        other, reply = await _open_from(h, "198.51.100.7", room=ROOM_B)
+        assert reply["type"] == "welcome"
+        await squat[0][0].close()
+        again, reply = await _open_from(h, "198.51.100.7")
+        assert reply["type"] == "welcome"
+        for ws in [again, other, friend] + [ws for ws, _reply in squat]:
+            await ws.close()
+        await asyncio.sleep(0)
+        for _ in range(100):  # the helper's side of each close runs on its own task
+            if not h.hub._address_peers:
+                break
+            await asyncio.sleep(0.01)
+        assert h.hub._address_peers == {}
+        assert [e["address"] for e in h.events_of("address-full")] == \
+            ["198.51.100.7"] * (15 - limit)
+
+    run_hub(test, forwarded_for=True)
+
+
+def test_the_peers_per_address_limit_is_a_setting() -> None:
+    assert sig.SignalConfig().address_room_peers == 6 < sig.SignalConfig().room_cap
+    with pytest.raises(ValueError, match="address_room_peers"):
+        sig.SignalConfig(address_room_peers=0)
+
+    async def test(h: Harness) -> None:
+        first, reply = await _open_from(h, "198.51.100.7")
+        assert reply["type"] == "welcome"
+        second, reply = await _open_from(h, "198.51.100.7")
+        assert reply["code"] == "address-full"
+        await first.close()
+        await second.close()
+
+    run_hub(test, forwarded_for=True, address_room_peers=1)
+
+
+# --------------------------------------------------------------------------------------------
+# The idle timeout (net review, finding 8: a huge one made every page ping without pause)
+
+
+def test_an_idle_timeout_over_a_day_is_refused_with_a_clear_error() -> None:
+    import argparse
+
+    assert sig.SignalConfig(idle_timeout=sig.MAX_IDLE_TIMEOUT).idle_timeout == 86_400
+    for value in (86_400.5, 1e9, 2.0**31):
+        with pytest.raises(ValueError, match="idle_timeout must be at most 86400 seconds"):
+            sig.SignalConfig(idle_timeout=value)
+    parser = argparse.ArgumentParser()
+    sig.add_arguments(parser)
+    with pytest.raises(ValueError, match="idle_timeout must be at most 86400 seconds"):
+        sig.config_from_args(parser.parse_args(["--idle-timeout", "5000000"]), env={})
+    assert sig.config_from_args(parser.parse_args(["--idle-timeout", "3600"]),
+                                env={}).idle_timeout == 3600
+
+
+# --------------------------------------------------------------------------------------------
+# Integers JavaScript cannot hold exactly (net review, finding 10: a 400-digit integer was
+# relayed unchanged, and the page's JSON.parse read Infinity)
+
+
+@pytest.mark.parametrize("number", ["1" + "0" * 400, "-" + "9" * 309, str(2**53),
+                                    str(-(2**53)), "12345678901234567890", "9" * 5000])
+def test_integers_beyond_javascripts_exact_range_are_refused_anywhere(number: str) -> None:
+    async def test(h: Harness) -> None:
+        a = await h.join(ROOM_A, {"role": "host"})
+        b = await h.join(ROOM_A)
+        await a.receive()  # peer-joined
+        await b.send('{"type":"offer","to":"' + a.id + '","data":{"n":' + number + '}}')
+        error = await b.receive()
+        assert error["code"] == "bad-json", error
+        assert "2^53 - 1" in error["message"] or len(number) > 4300  # Python's own limit
+        await b.send('{"type":"candidate","to":"' + a.id + '","data":[[' + number + ']]}')
+        assert (await b.receive())["code"] == "bad-json"
+        ws = await h.connect()
+        await ws.send_str('{"type":"join","v":1,"room":"' + ROOM_A
+                          + '","hello":{"role":' + number + '}}')
+        assert (await receive_json(ws))["code"] == "bad-json"
+        await ws.send_str('{"type":"join","v":' + number + ',"room":"' + ROOM_A + '"}')
+        assert (await receive_json(ws))["code"] == "bad-json"
+        await a.nothing_pending()  # nothing was relayed
+
+    run_hub(test)
+
+
+def test_what_the_pages_send_through_the_helper_passes_unchanged() -> None:
+    # An offer and a candidate as Chromium's toJSON() gives them (the page relays exactly
+    # those): the SDP's 19-digit session id is text, the only numbers are small indexes.
+    offer = {"type": "offer", "sdp": "v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\n"}
+    candidate = {"candidate": "candidate:842163049 1 udp 1677729535 198.51.100.7 50012 typ "
+                              "srflx raddr 0.0.0.0 rport 0 generation 0 ufrag Xq1b",
+                 "sdpMid": "0", "sdpMLineIndex": 0, "usernameFragment": "Xq1b"}
+    edges = [2**53 - 1, -(2**53 - 1), 0, -0, 1e308, 1.5e-300]
+
+    async def test(h: Harness) -> None:
+        a = await h.join(ROOM_A, {"role": "host"})
+        b = await h.join(ROOM_A, {"role": "guest"})
+        await a.receive()  # peer-joined
+        for kind, data in (("offer", offer), ("candidate", candidate), ("answer", edges)):
+            await b.send({"type": kind, "to": a.id, "data": data})
+            relayed = await a.receive()
+            assert relayed == {"type": kind, "from": b.id, "data": data}
+            parse_server_message(json.dumps(relayed))
+
+    run_hub(test)
+
+
+# --------------------------------------------------------------------------------------------
+# TURN credentials per address (net review, finding 6: a client faking the allowed Origin got
+# fresh TURN credentials for every made-up room it joined)
+
+
+def test_one_address_gets_a_bounded_number_of_turn_credentials() -> None:
+    turn = {"turn_urls": ("turn:turn.example.org:3478",), "turn_secret": "s3cret",
+            "ice_servers": ({"urls": "stun:stun.example.org:3478"},)}
+    rooms = ["r" * 21 + chr(ord("a") + n) for n in range(26)]
+
+    def has_turn(welcome: dict[str, Any]) -> bool:
+        return any("username" in server for server in welcome["iceServers"])
+
+    async def test(h: Harness) -> None:
+        burst = h.hub.config.turn_address_burst
+        welcomes = []
+        for room in rooms[:burst + 5]:  # a made-up room each time
+            ws, reply = await _open_from(h, "198.51.100.7", room=room)
+            welcomes.append(reply)
+            await ws.close()
+        assert [has_turn(w) for w in welcomes] == [True] * burst + [False] * 5
+        # the STUN servers still come, so the page connects wherever a direct path works
+        assert welcomes[-1]["iceServers"] == [{"urls": "stun:stun.example.org:3478"}]
+        assert len(h.events_of("turn-withheld")) == 5
+        # another address has its own budget
+        ws, reply = await _open_from(h, "203.0.113.5", room=rooms[0])
+        assert has_turn(reply)
+        await ws.close()
+        # one more a minute
+        h.clock.now += 60
+        ws, reply = await _open_from(h, "198.51.100.7", room=rooms[-1])
+        assert has_turn(reply)
+        await ws.close()
+        ws, reply = await _open_from(h, "198.51.100.7", room=rooms[-2])
+        assert not has_turn(reply)
+        await ws.close()
+        # forgotten once full again
+        h.clock.now += 3600
+        await h.hub.sweep()
+        assert h.hub._address_turn == {}
+
+    run_hub(test, forwarded_for=True, **turn)
+
+
+def test_turn_budget_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="turn_address_burst"):
+        sig.SignalConfig(turn_address_burst=0)
+    with pytest.raises(ValueError, match="turn_address_rate"):
+        sig.SignalConfig(turn_address_rate=float("inf"))
+
+
+def test_peers_per_address_option() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    sig.add_arguments(parser)
+    assert sig.config_from_args(parser.parse_args([]), env={}).address_room_peers == 6
+    config = sig.config_from_args(parser.parse_args(["--peers-per-address", "16"]), env={})
+    assert config.address_room_peers == 16
+    with pytest.raises(ValueError, match="address_room_peers must be at least 1"):
+        sig.config_from_args(parser.parse_args(["--peers-per-address", "0"]), env={})

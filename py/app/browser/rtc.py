@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +30,11 @@ from net import hostkey, signalling
 from .dom import Timeout
 
 PING_FALLBACK_S = 240
+# Pings go every half idle timeout, between these bounds: setInterval fires at once for a delay
+# over 2^31 - 1 ms, so a helper announcing a huge idleTimeout would make the page ping without
+# pause (the helper refuses idle timeouts over a day; the page does not rely on that).
+PING_MIN_S = 5
+PING_MAX_S = 43_200
 RETRY_S = (1, 2, 4, 8, 15)  # pauses before joining the helper again
 # A guest's link to the host that has not opened this long after the call is called again: an
 # offer, answer or candidate can be lost (the helper refused it as `unavailable` while its
@@ -37,6 +44,16 @@ CALL_AGAIN_S = 20
 # nothing legitimate, and each costs the host an exponentiation).
 MAX_PROOFS_PER_LINK = 3
 SEEK_AGAIN_S = 5  # a guest without a host calls again a claimant whose link closed unproven
+# What one guest's peer id may make the host do over all its links, whatever closes them: each
+# offer costs a new RTCPeerConnection (a DTLS certificate, ICE gathering), each proof an
+# exponentiation. A guest calls again at most every SEEK_AGAIN_S (5 s) when its links keep
+# closing, and proves the key once per link: both fit; a guest that re-offers in a loop gets
+# OFFER_BURST links and then one per OFFER_EVERY_S, however often it sends.
+OFFER_BURST = 6
+OFFER_EVERY_S = 5.0
+PROOF_BURST = 6
+PROOF_EVERY_S = 10.0
+TRACKED_PEERS = 256  # peer ids whose allowances are remembered (least recently seen go first)
 
 
 def _js(value: Any) -> Any:
@@ -46,6 +63,49 @@ def _js(value: Any) -> Any:
 def _to_python(value: Any) -> Any:
     """A JavaScript object (an SDP, a candidate) as plain Python data, through JSON text."""
     return json.loads(str(window.JSON.stringify(value)))
+
+
+def ping_interval_ms(idle_timeout: Any) -> int:
+    """Milliseconds between pings for the helper's `idleTimeout` (seconds): half of it, within
+    PING_MIN_S..PING_MAX_S; PING_FALLBACK_S when it is missing or not a number. Compared before
+    any conversion: the page's JSON reader keeps a 400-digit integer exact, which float()
+    cannot take."""
+    if isinstance(idle_timeout, bool) or not isinstance(idle_timeout, int | float) \
+            or idle_timeout != idle_timeout:  # NaN
+        return PING_FALLBACK_S * 1000
+    if idle_timeout >= 2 * PING_MAX_S:
+        return PING_MAX_S * 1000
+    if idle_timeout <= 2 * PING_MIN_S:
+        return PING_MIN_S * 1000
+    return round(float(idle_timeout) * 500)
+
+
+class Allowance:
+    """A budget per peer id that outlives the peer's links: `burst` at once, then one every
+    `every_s` seconds. Memory is bounded: at most `tracked` peer ids are remembered, and the
+    one seen least recently is forgotten first (a new peer id is a new join at the helper,
+    whose join budgets bound how fast ids come; one forgotten after that long has refilled)."""
+
+    def __init__(self, burst: int, every_s: float, tracked: int = TRACKED_PEERS) -> None:
+        if burst < 1 or not every_s > 0 or tracked < 1:
+            raise ValueError("an allowance needs burst >= 1, every_s > 0 and tracked >= 1")
+        self.burst, self.every_s, self.tracked = burst, every_s, tracked
+        self.budgets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # (tokens, stamp)
+        self.refused = 0  # how many takes were refused, for the console and the tests
+
+    def take(self, peer: str, now: float) -> bool:
+        """Spend one of `peer`'s tokens; False (and nothing spent) when it has none."""
+        tokens, stamp = self.budgets.pop(peer, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + max(0.0, now - stamp) / self.every_s)
+        allowed = tokens >= 1
+        if allowed:
+            tokens -= 1
+        else:
+            self.refused += 1
+        self.budgets[peer] = (tokens, now)  # now the most recently seen
+        while len(self.budgets) > self.tracked:
+            self.budgets.popitem(last=False)
+        return allowed
 
 
 class Signal:
@@ -92,13 +152,11 @@ class Signal:
             self.peer = message["peer"]
             self.ice_servers = message["iceServers"]
             self.attempt = 0
-            seconds = message["limits"].get("idleTimeout", PING_FALLBACK_S * 2)
-            every = max(5.0, float(seconds) / 2) if isinstance(seconds, int | float) else \
-                PING_FALLBACK_S
+            every_ms = ping_interval_ms(message["limits"].get("idleTimeout"))
             self._stop_ping()
             if self.ping_js is None:
                 self.ping_js = create_proxy(self.ping)
-            self.ping_timer = window.setInterval(self.ping_js, every * 1000)
+            self.ping_timer = window.setInterval(self.ping_js, every_ms)
             self.on_state("joined")
         self.on_message(message)
 
@@ -253,7 +311,8 @@ class Transport:
     def __init__(self, url: str, room: str, role: str, opened: Callable[[str], None],
                  message: Callable[[str, str], None], closed: Callable[[str], None],
                  state: Callable[[str], None], key: hostkey.PrivateKey | None = None,
-                 fingerprint: str | None = None) -> None:
+                 fingerprint: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if role == "host" and key is None or role == "guest" and fingerprint is None:
             raise ValueError("a host needs its key, a guest the key's fingerprint")
         self.room, self.role = room, role
@@ -264,7 +323,12 @@ class Transport:
         self.claims: list[str] = []  # a guest's peers that say they are the host, oldest first
         self.challenges: dict[str, tuple[str, str]] = {}  # peer -> (challenge, our id in it)
         self.refused: set[str] = set()  # peers whose proof failed: never called again
-        self.answered: dict[str, int] = {}  # a host's count of challenges answered per peer
+        self.answered: dict[str, int] = {}  # a host's challenges answered on each peer's link
+        # A host's budgets per guest peer id, kept when its links close (re-offering gives a
+        # new link, never a fresh budget)
+        self.clock = clock
+        self.offers = Allowance(OFFER_BURST, OFFER_EVERY_S)
+        self.proofs = Allowance(PROOF_BURST, PROOF_EVERY_S)
         self.signal = Signal(url, room, {"role": role}, self.on_signal, state)
 
     def start(self) -> None:
@@ -329,6 +393,11 @@ class Transport:
         self.answered[peer] = count + 1
         link = self.links.get(peer)
         if link is None:
+            return
+        if not self.proofs.take(peer, self.clock()):
+            if self.proofs.refused == 1:
+                window.console.warn(f"host key: {peer} asks for proofs too often; "
+                                    "ignoring some")
             return
         try:
             challenge = hostkey.read_challenge(text)
@@ -431,8 +500,13 @@ class Transport:
             if link is not None:
                 link.close()
         elif kind == "offer" and self.role == "host":
-            asyncio.ensure_future(self._link(message["from"], calls=False).on_offer(
-                message["data"]))
+            peer = message["from"]
+            if not self.offers.take(peer, self.clock()):
+                # the guest's call goes unanswered; a real guest calls again in a while
+                if self.offers.refused == 1:
+                    window.console.warn(f"signalling: {peer} offers too often; ignoring some")
+                return
+            asyncio.ensure_future(self._link(peer, calls=False).on_offer(message["data"]))
         elif kind == "answer" and message["from"] in self.links:
             asyncio.ensure_future(self.links[message["from"]].on_answer(message["data"]))
         elif kind == "candidate" and message["from"] in self.links:

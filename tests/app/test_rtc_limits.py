@@ -1,0 +1,240 @@
+"""Limits in the page's WebRTC transport (app/browser/rtc.py), run on CPython with stand-ins for
+the browser: the ping interval, and what one peer id may make the host do (net review,
+findings 7 and 8)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def rtc(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """app.browser.rtc imported against stand-in pyscript modules, removed again after."""
+    intervals: list[float] = []
+    timers: list[Callable[..., Any]] = []
+
+    def set_interval(fn: Callable[..., Any], ms: float) -> int:
+        intervals.append(ms)
+        return len(intervals)
+
+    window = types.SimpleNamespace(
+        location=types.SimpleNamespace(search=""),
+        console=types.SimpleNamespace(warn=lambda text: None),
+        setTimeout=lambda fn, ms: timers.append(fn),
+        setInterval=set_interval,
+        clearInterval=lambda handle: None,
+    )
+    pyscript = types.ModuleType("pyscript")
+    pyscript.window = window  # type: ignore[attr-defined]
+    pyscript.document = None  # type: ignore[attr-defined]
+    ffi = types.ModuleType("pyscript.ffi")
+    ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
+    ffi.is_none = lambda v: v is None  # type: ignore[attr-defined]
+    ffi.to_js = lambda v, **kw: v  # type: ignore[attr-defined]
+    pyodide_ffi = types.ModuleType("pyodide.ffi")
+    pyodide_ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pyscript", pyscript)
+    monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
+    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
+    monkeypatch.setitem(sys.modules, "pyodide.ffi", pyodide_ffi)
+    stand_in = ("app.browser.rtc", "app.browser.dom")
+    for name in stand_in:
+        sys.modules.pop(name, None)
+    module = importlib.import_module("app.browser.rtc")
+    module.intervals, module.timers = intervals, timers  # type: ignore[attr-defined]
+    yield module
+    for name in stand_in:
+        sys.modules.pop(name, None)
+
+
+# -- pings (finding 8) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("idle_timeout", "ms"),
+    [
+        (600.0, 300_000),
+        (600, 300_000),
+        (601, 300_500),
+        (86_400, 43_200_000),
+        (5_000_000.0, 43_200_000),  # over setInterval's 2^31 - 1 ms: it would fire at once
+        (10**400, 43_200_000),  # the page's JSON keeps it exact; float() could not take it
+        (-(10**400), 5_000),
+        (float("inf"), 43_200_000),
+        (1, 5_000),
+        (0, 5_000),
+        (-3.5, 5_000),
+        (None, 240_000),
+        ("600", 240_000),
+        (True, 240_000),
+        (float("nan"), 240_000),
+    ],
+)
+def test_the_ping_interval_is_half_the_idle_timeout_within_bounds(rtc: Any, idle_timeout: Any,
+                                                                  ms: int) -> None:
+    assert rtc.ping_interval_ms(idle_timeout) == ms
+    assert 0 < rtc.ping_interval_ms(idle_timeout) <= 2**31 - 1
+
+
+def test_a_welcome_with_a_huge_idle_timeout_starts_no_ping_flood(rtc: Any) -> None:
+    signal = rtc.Signal("", ROOM, {"role": "guest"}, lambda m: None, lambda s: None)
+    signal._message(types.SimpleNamespace(data=(
+        '{"type":"welcome","v":1,"peer":"0123456789ab","peers":[],"iceServers":[],'
+        '"limits":{"maxMessageBytes":16384,"roomCap":16,"idleTimeout":1' + "0" * 400 + '}}')))
+    assert rtc.intervals == [43_200_000]
+
+
+# -- what one peer id may make the host do (finding 7) ------------------------------------------
+
+
+class FakeLink:
+    """Stands in for rtc.Link on the host's side: counts what was made and sent."""
+
+    made = 0
+
+    def __init__(self, signal: Any, peer: str, calls: bool, opened: Callable[[str], None],
+                 message: Callable[[str, str], None], closed: Callable[[str], None]) -> None:
+        FakeLink.made += 1
+        self.peer, self.calls = peer, calls
+        self.opened_cb, self.message_cb, self.closed_cb = opened, message, closed
+        self.sent: list[str] = []
+        self.done = False
+        self.is_open = False
+
+    async def on_offer(self, data: Any) -> None:
+        self.is_open = True
+        self.opened_cb(self.peer)
+
+    def binding(self) -> str:
+        from net import hostkey
+
+        cert = ":".join(["AB"] * 32)
+        return hostkey.channel_binding(f"a=fingerprint:sha-256 {cert}\r\n",
+                                       f"a=fingerprint:sha-256 {cert}\r\n")
+
+    def send(self, text: str) -> None:
+        if self.is_open:
+            self.sent.append(text)
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            self.is_open = False
+            self.closed_cb(self.peer)
+
+
+GUEST = "0123456789ab"
+
+
+def _host(rtc: Any, monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Any:
+    from net import hostkey
+
+    monkeypatch.setattr(rtc, "Link", FakeLink)
+    FakeLink.made = 0
+    host = rtc.Transport("", ROOM, "host", lambda p: None, lambda p, t: None, lambda p: None,
+                         lambda s: None, key=hostkey.PrivateKey.generate(), clock=clock)
+    host.signal.peer = "aaaaaaaaaaaa"
+    return host
+
+
+def test_re_offering_gets_neither_endless_links_nor_endless_proofs(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: each offer built a new RTCPeerConnection, and closing a link forgot how many
+    # challenges the host had answered for that peer, so 21 offers with 10 challenges each got
+    # 21 links and 63 proofs (each an exponentiation) within the helper's 20 messages a second.
+    import asyncio
+
+    from net import hostkey
+
+    clock = Clock()
+    host = _host(rtc, monkeypatch, clock)
+    proofs: list[str] = []
+
+    async def offer_and_challenge() -> None:
+        host.on_signal({"type": "offer", "from": GUEST, "data": {"type": "offer", "sdp": ""}})
+        await asyncio.sleep(0)  # the answer's task runs
+        link = host.links.get(GUEST)
+        if link is None or not link.is_open:
+            return
+        for _ in range(10):
+            link.message_cb(GUEST, hostkey.challenge_message(hostkey.new_challenge()))
+        proofs.extend(link.sent)
+        link.sent.clear()
+        link.close()
+
+    async def scenario() -> None:
+        for _ in range(21):
+            await offer_and_challenge()
+        assert FakeLink.made == rtc.OFFER_BURST
+        assert len(proofs) == rtc.PROOF_BURST
+        # time brings one more link per OFFER_EVERY_S and one proof per PROOF_EVERY_S
+        clock.now += rtc.PROOF_EVERY_S
+        for _ in range(5):
+            await offer_and_challenge()
+        more_links = int(rtc.PROOF_EVERY_S / rtc.OFFER_EVERY_S)
+        assert FakeLink.made == rtc.OFFER_BURST + more_links
+        assert len(proofs) == rtc.PROOF_BURST + 1
+        # another peer id has budgets of its own
+        host.on_signal({"type": "offer", "from": "bbbbbbbbbbbb", "data": {}})
+        await asyncio.sleep(0)
+        assert FakeLink.made == rtc.OFFER_BURST + more_links + 1
+
+    asyncio.run(scenario())
+    assert host.offers.refused > 0 and host.proofs.refused > 0
+
+
+def test_a_guest_that_calls_again_every_few_seconds_is_always_answered(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a real guest whose links keep closing calls again SEEK_AGAIN_S later, and proves once
+    import asyncio
+
+    from net import hostkey
+
+    clock = Clock()
+    host = _host(rtc, monkeypatch, clock)
+
+    async def scenario() -> None:
+        for attempt in range(60):
+            host.on_signal({"type": "offer", "from": GUEST, "data": {}})
+            await asyncio.sleep(0)
+            link = host.links[GUEST]
+            assert FakeLink.made == attempt + 1
+            link.message_cb(GUEST, hostkey.challenge_message(hostkey.new_challenge()))
+            assert len(link.sent) == 1
+            link.close()
+            clock.now += max(rtc.SEEK_AGAIN_S, rtc.PROOF_EVERY_S)
+
+    asyncio.run(scenario())
+
+
+def test_an_allowance_remembers_a_bounded_number_of_peer_ids(rtc: Any) -> None:
+    allowance = rtc.Allowance(2, 5.0, tracked=3)
+    assert [allowance.take("a", 0.0) for _ in range(3)] == [True, True, False]
+    for peer in ("b", "c"):
+        allowance.take(peer, 0.0)
+    assert allowance.take("a", 0.0) is False  # "a" was seen last: kept
+    allowance.take("d", 0.0)  # forgets the least recently seen ("b")
+    assert list(allowance.budgets) == ["c", "a", "d"]
+    for n in range(1000):
+        allowance.take(f"{n:012x}", 1.0)
+    assert len(allowance.budgets) == 3
+    assert allowance.take("x", 7.5) and allowance.take("x", 7.5) and not allowance.take("x", 7.5)
+    assert allowance.take("x", 12.5)  # one more every 5 s
+    with pytest.raises(ValueError):
+        rtc.Allowance(0, 5.0)
