@@ -100,6 +100,18 @@ class Net:
         return steps
 
 
+def started_match(steps: int = 0, seed: int = 5, **kw: Any) -> Net:
+    """A room with every seat taken, started, and ``steps`` random actions played."""
+    net = Net(**kw)
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        net.play_one(rnd)
+    return net
+
+
 def snapshot_host(host: HostRoom) -> Any:
     t, ledger = host.table, host.ledger
     return (t.position_text() if t else None, t.version if t else None,

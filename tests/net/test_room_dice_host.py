@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from roomkit import Net
+from roomkit import Net, started_match
 
 from ludo import Action
 from net import protocol
@@ -40,14 +40,7 @@ def _seated() -> Net:
     return net
 
 
-def _started(steps: int = 0, seed: int = 5) -> Net:
-    net = _seated()
-    net.host.start(net.now)
-    net.pump()
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        net.play_one(rnd)
-    return net
+_started = started_match
 
 
 # -- 1. the seat a guest claimed --------------------------------------------------------------

@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from roomkit import Net, snapshot_guest, snapshot_host
+from roomkit import Net, snapshot_guest, snapshot_host, started_match
 
 from ludo import Action, is_chance
 from net import protocol, room
@@ -24,16 +24,7 @@ from net.room import (
     new_secret,
 )
 
-
-def _match(steps: int = 0, seed: int = 5, **kw: Any) -> Net:
-    net = Net(**kw)
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        net.play_one(rnd)
-    return net
+_match = started_match
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
