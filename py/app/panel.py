@@ -108,6 +108,9 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         if selected is not None and any(c.pieces and c.value == selected for c in options):
             return (f"Playing the {selected}: pick a glowing token (or another value). "
                     f"Still to play: {rolled}.")
+        if any(c.pieces for c in options) and len(set(left)) == 1:  # no value to pick
+            return (f"To play: {rolled}. Pick a glowing token; arrow keys move among the "
+                    "tokens, Enter plays.")
         if any(c.pieces for c in options):
             return (f"To play: {rolled}. Pick a value, then a glowing token (or a token, "
                     "then a value); arrow keys move among the tokens, Enter plays.")

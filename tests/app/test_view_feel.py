@@ -334,6 +334,18 @@ def test_a_turn_of_several_values_prompts_with_what_is_left_and_what_is_stuck() 
     assert ">chosen<" in chips and chips.count(">to play<") == 1
 
 
+def test_with_one_value_left_the_prompt_asks_only_for_a_token() -> None:
+    start = {c: ["yard"] * 4 for c in COLOURS}
+    start["red"] = [3, 20, "yard", "yard"]
+    now = dict(start, red=[9, 20, "yard", "yard"])  # the 6 played, the 4 left
+    table = _gilgiti_table(phase="move", rolled=[6, 4], unplayed=[4], tokens=now,
+                           turn_start=start)
+    options = table.choices_for("red")
+    assert len({p for c in options for p in c.pieces}) == 2  # a choice of tokens
+    text = panel.prompt(table, table.scene(), options)
+    assert text.startswith("To play: 4. Pick a glowing token") and "value" not in text
+
+
 def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None:
     home = {c: ["home"] * 4 for c in COLOURS}
     home["green"] = [5, "yard", "yard", "yard"]

@@ -43,7 +43,8 @@ async () => {
                    opacity: parseFloat(style.opacity), label: die.getAttribute('aria-label')};
     click();
     seen.push({at: Math.round(performance.now() - t0), ...looks,
-               rolled: position() !== before});
+               rolled: position() !== before,
+               said: document.getElementById('announcer').textContent});
   }
   return seen;
 }
@@ -110,8 +111,8 @@ def test_a_click_just_after_the_turn_passes_rolls_or_the_die_looks_disabled(
         for click in seen:
             # each click either rolled, or the die was visibly disabled at that moment
             assert click["rolled"] or (click["waiting"] and click["opacity"] <= 0.6), seen
-            if not click["rolled"]:
-                assert "starting" in click["label"], seen
+            if not click["rolled"]:  # and a screen reader hears why nothing happened
+                assert "starting" in click["label"] and "Not yet" in click["said"], seen
         # presses during the handover keep the die closed; the next deliberate one rolls
         assert [c["rolled"] for c in seen[:3]] == [False, False, False], seen
         assert seen[3]["rolled"], seen

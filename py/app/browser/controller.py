@@ -59,7 +59,8 @@ class Controller:
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
         self.die = DieInput(auto_delay, self.roller, lambda: self.act_as_person(Action("roll")),
-                            self.draw, self.sound.wake)
+                            self.draw, self.sound.wake, self.screen.announce,
+                            lambda seat: self.table.name(seat) if self.table else seat)
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None

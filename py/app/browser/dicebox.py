@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pyscript import window
+
 from .dom import Timeout, el, js, now_ms, on
 from .gate import DieGate
 
@@ -21,13 +23,17 @@ QUIET_MS = 250  # ...and until presses pause this long: no roll carries over to 
 class DieInput:
     def __init__(self, auto_delay: float, roller: Callable[[], str | None],
                  roll: Callable[[], None], redraw: Callable[[], None],
-                 pressed: Callable[[], None]) -> None:
+                 pressed: Callable[[], None], tell: Callable[[str], None] = lambda _: None,
+                 name: Callable[[str], str] = str) -> None:
         # no longer than an automatic move's pause: tests that set it to 0 click at once
         self.gate = DieGate(min(HANDOVER_MS, auto_delay), QUIET_MS)
         self.roller = roller  # the seat that may roll now, or None
         self.roll = roll
         self.redraw = redraw
         self.pressed = pressed  # any press (sounds may start only after one)
+        self.tell = tell  # a sentence for a screen reader (a shake is not heard)
+        self.name = name  # a seat's name as the table says it
+        self.refused: str | None = None  # the seat whose press was not taken, until it can be
         self.timer: Timeout | None = None
 
     def bind(self) -> None:
@@ -49,7 +55,14 @@ class DieInput:
         if self.timer is not None:
             self.timer.cancel()
         wait = self.gate.open_at - now_ms()
-        self.timer = None if wait <= 0 else Timeout(self.redraw, wait + 5)
+        self.timer = None if wait <= 0 else Timeout(self.opened, wait + 5)
+
+    def opened(self) -> None:
+        self.timer = None
+        self.redraw()
+        seat, self.refused = self.refused, None
+        if seat is not None and self.roller() == seat:  # the press that was not taken: now
+            self.tell(f"The die is ready: roll for {self.name(seat)}.")
 
     def on_click(self, event: Any) -> None:
         self.pressed()
@@ -66,6 +79,8 @@ class DieInput:
             return
         shake(die)  # the turn has only just passed, and the die looks disabled
         if self.gate.closed(now_ms()):
+            self.refused = seat
+            self.tell(f"Not yet: the die is passing to {self.name(seat)}.")
             self.reopen()
         else:
             self.redraw()  # its handover is over: show it ready (this press was not seen so)
@@ -77,6 +92,8 @@ class DieInput:
 
 
 def shake(element: Any) -> None:
+    if window.matchMedia("(prefers-reduced-motion: reduce)").matches:
+        return  # the sentence told says it; nothing moves
     element.animate(js([{"transform": "translateX(0)"}, {"transform": "translateX(-4px)"},
                         {"transform": "translateX(4px)"}, {"transform": "translateX(0)"}]),
                     js({"duration": 180}))
