@@ -348,7 +348,10 @@ class Screen:
     @staticmethod
     def announce(text: str) -> None:
         if text:
-            el("announcer").textContent = text
+            box = el("announcer")
+            if box.textContent == text:  # the same sentence again (two sixes running) must
+                text += "\u00a0"  # change the region, or a screen reader does not read it
+            box.textContent = text
 
     @staticmethod
     def focus(table: Table, force: bool = False) -> None:
