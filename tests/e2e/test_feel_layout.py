@@ -185,3 +185,20 @@ def test_a_focused_token_keeps_the_focus_when_the_board_is_redrawn(page: Page) -
     # the layer was rewritten (the mark is gone), and the same piece has the focus
     assert page.evaluate("document.querySelector('#tokens-layer [data-old]')") is None
     assert page.evaluate("document.activeElement.dataset.piece") == piece
+
+
+def test_arrow_keys_go_through_the_glowing_tokens_in_reading_order(page: Page) -> None:
+    _at(page, 1280, 800, "light")
+    where = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#board .token.movable')].map(t => { const r = t.getBoundingClientRect();
+        return [t.dataset.piece, [Math.round(r.top / 12), r.left]]; }))""")
+    assert len(where) >= 2
+    order = sorted(where, key=lambda piece: where[piece])
+    page.focus(f'#board .token.movable[data-piece="{order[-1]}"]')
+    seen = []
+    for _ in range(len(order)):
+        page.keyboard.press("ArrowRight")
+        seen.append(page.evaluate("document.activeElement.dataset.piece"))
+    assert seen == order  # from the last, right goes round to the first, then on in order
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.piece") == order[-2]

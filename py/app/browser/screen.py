@@ -400,10 +400,18 @@ class Screen:
 
     @staticmethod
     def piece_for_key(event: Any) -> str | None:
-        """Arrow keys move the focus among the movable pieces; Enter or Space names one."""
+        """Arrow keys move the focus among the movable pieces, in the order they stand on the
+        board as one reads it (top to bottom, left to right; right and down go on, left and
+        up go back, round and round); Enter or Space names one."""
         movable = list(document.querySelectorAll("#board .token.movable"))
         if not movable:
             return None
+
+        def reading(token: Any) -> tuple[int, float]:
+            box = token.getBoundingClientRect()
+            return round(float(box.top) / 12), float(box.left)  # a row: within 12 px
+
+        movable.sort(key=reading)
         key = str(event.key)
         current = next((i for i, t in enumerate(movable) if t == document.activeElement), -1)
         if key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
