@@ -84,7 +84,8 @@ class Controller:
                 ("dlg-quit", "close", self.on_quit_closed),
                 ("dlg-winner", "close", self.on_winner_closed),
                 ("dlg-error", "close", self.on_error_closed),
-                ("btn-play-here", "click", lambda e: self.claim(reload=True))):
+                ("btn-play-here", "click", lambda e: self.claim(reload=True)),
+                ("skip", "click", self.on_skip)):
             on(el(target), event, handler)
         on(window, "hashchange", lambda e: self.route())
         on(window, "pagehide", lambda e: self.save())
@@ -219,6 +220,12 @@ class Controller:
             self.focus_page(page)
         if page == "table" and self.table is not None and self.table.over:
             self.show_winner()
+
+    def on_skip(self, event: Any) -> None:
+        """"Skip to the controls": at the table, the die or the first glowing token when a
+        person here is to act; else the screen's heading. No "#panel" in the history."""
+        event.preventDefault()
+        self.focus_page(self.page_shown or "home")
 
     def focus_page(self, page: str) -> None:
         """A screen just shown takes the focus (it would fall to the page itself): at the
