@@ -349,8 +349,8 @@ class Screen:
     def announce(text: str) -> None:
         if text:
             box = el("announcer")
-            if box.textContent == text:  # the same sentence again (two sixes running) must
-                text += "\u00a0"  # change the region, or a screen reader does not read it
+            if box.textContent == text:  # the same sentence again (the same roll twice)
+                text += "\u00a0"  # must change the region, or a screen reader skips it
             box.textContent = text
 
     @staticmethod
