@@ -218,11 +218,14 @@ class Table:
         be stopped seat by seat. Once every person here has quit, nobody here may quit any
         seat (rule 11: "You cannot rejoin as an active player"): they only watch.
         """
-        seats = self.active_seats()
-        people = [s for s in seats if self.kind(s) == "human"]
+        people = self.people_in_play()
         if people or any(self.kind(s) == "human" for s in self.record.seats):
             return people
-        return list(seats)
+        return list(self.active_seats())
+
+    def people_in_play(self) -> list[str]:
+        """The seats still in the match that a person at this device plays."""
+        return [s for s in self.active_seats() if self.kind(s) == "human"]
 
     def auto(self) -> Action | None:
         """The move that plays itself now, if any."""

@@ -441,13 +441,13 @@ class Controller:
         seat = str(el("quit-seat").value)
         # "Online and computer players return to Home": when no other person plays here, the
         # one who quits goes Home, even if the quit ended the game (one computer left wins it)
-        self.leaving = not any(t.kind(s) == "human" for s in t.active_seats() if s != seat)
+        self.leaving = t.people_in_play() in ([], [seat])
         try:
             if not self.act(seat, Action("quit", seat=seat)):
                 return
         finally:
             self.leaving = False
-        if t.leave.ends_match or not any(t.kind(s) == "human" for s in t.active_seats()):
+        if t.leave.ends_match or not t.people_in_play():
             self.go("home")  # the match is over for all, or only computers are left
 
     def show_winner(self) -> None:

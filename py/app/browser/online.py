@@ -650,14 +650,13 @@ class OnlineController(Controller):
         t = self.table
         # "Online and computer players return to Home. On a shared device, the other players
         # keep playing": a host page with another person still in play stays at the table
-        others_here = any(t.kind(s) == "human" for s in t.active_seats() if s != seat)
+        others_here = t.people_in_play() not in ([], [seat])
         if self.act(seat, Action("quit", seat=seat)) and not others_here:
             self.go("home")
 
     def on_quit(self, event: Any) -> None:
         o, t = self.online, self.table
-        if o is not None and o.playing and t is not None and not any(
-                t.kind(s) == "human" for s in t.active_seats()):
+        if o is not None and o.playing and t is not None and not t.people_in_play():
             self.tell("You have no seat in play here: there is nothing to quit. "
                       "Leave the room from its screen.")
             return
