@@ -773,6 +773,10 @@ class GuestRoom:
         # This connection has given us the match (a begin or a sync): rolls settled since then
         # reached us as they happened, so one settled without asking us is a drop, not absence.
         self.following = False
+        # We asked for the whole record (hello, resync, watch) and it has not come yet. A sync
+        # nobody asked for is refused before it is verified: verifying a record costs time
+        # (0.6 s for a 4 MiB one), and a host must not be able to make us spend it at will.
+        self.sync_wanted = False
         self.lobby: dict[str, Any] | None = None
         # The seat this device holds: the one it claimed with its chains, once the host's lobby
         # said so. Only our own claim or watch changes it, never the host's `you` (a host that
@@ -808,6 +812,7 @@ class GuestRoom:
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = True
         self.following = False
+        self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.send("hello", name=self.name, secret=self.secret)
 
     def disconnect(self) -> None:
@@ -855,6 +860,7 @@ class GuestRoom:
         if not self.started:  # before the start the host frees our seat; after, it refuses
             self.seat = self.asked = None
             self.on_saved()
+        self.sync_wanted = True
         self.send("watch")
 
     @property
@@ -1029,6 +1035,9 @@ class GuestRoom:
             raise Refused("bad-commit", str(exc)) from None
 
     def on_sync(self, message: Message, now: float) -> None:
+        if not self.sync_wanted:
+            raise Refused("unasked-sync", "A record the host sent unasked was ignored.")
+        self.sync_wanted = False
         body = message.body
         try:
             record = record_from_json(body["record"])
@@ -1105,14 +1114,19 @@ class GuestRoom:
         self.problem = None
         self.on_change("sync")
 
+    def ask_sync(self) -> None:
+        """Ask the host for the whole record (we are out of step with it)."""
+        self.sync_wanted = True
+        self.send("resync")
+
     def on_action(self, message: Message, now: float) -> None:
         t, dice = self.table, self.dice
         if t is None or dice is None:
-            self.send("resync")
+            self.ask_sync()
             return
         version = message.body["version"]
         if version != t.version:
-            self.send("resync")
+            self.ask_sync()
             raise Refused("out-of-step", f"an action for position {version}, this table is at "
                           f"{t.version}: asking the host for the record")
         actor, state = message.body["actor"], t.state

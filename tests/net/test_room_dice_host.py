@@ -15,11 +15,14 @@ from ludo import Action
 from net import protocol
 from net.dice import DiceLedger, RevealCollector, SecretChain
 from net.record import SEED_RANGE, LedgerDice
-from net.room import HOST, GuestRoom, HostRoom
+from net.room import HOST, SYNC_INTERVAL_MS, GuestRoom, HostRoom
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
-    """A message the host (or whoever holds its connection) sends to one guest."""
+    """A message the host (or whoever holds its connection) sends to one guest. A sync comes
+    as the answer to the guest's resync (an unasked one is refused unread)."""
+    if kind == "sync":
+        net.guests[peer].sync_wanted = True
     text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
     return net.guests[peer].receive(text, net.now)
 
@@ -322,9 +325,10 @@ def test_a_roll_settled_without_asking_and_sent_in_a_sync_is_shown_like_a_droppe
     seat = guest.seat
     host.ledger.settle(roll, 6, {HOST: host.reveal(roll)})  # no `open`, no `settled`
     host.act(seat, Action("roll"), net.now)
-    net.queue.clear()  # nor the action: a sync brings it all
-    for peer in net.guests:
-        host.send_sync(host.peers[peer], net.now)
+    net.queue.clear()  # nor the action: a sync brings it all, when a guest asks for it
+    net.now += SYNC_INTERVAL_MS
+    for peer in net.guests.values():
+        peer.ask_sync()
     net.pump()
     for peer in net.guests.values():
         assert peer.table.version == host.table.version  # it verifies, and is followed

@@ -28,7 +28,10 @@ _match = started_match
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
-    """A message the host (or whoever holds its connection) sends to one guest."""
+    """A message the host (or whoever holds its connection) sends to one guest. A sync comes
+    as the answer to the guest's resync (an unasked one is refused unread)."""
+    if kind == "sync":
+        net.guests[peer].sync_wanted = True
     text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
     return net.guests[peer].receive(text, net.now)
 
@@ -245,6 +248,34 @@ def test_an_owed_sync_is_sent_by_the_tick_when_nothing_else_happens():
     net.host.tick(due)
     assert _sent_types(net, "p1").count("sync") == 1
     assert net.host.sync_due() is None
+
+
+def test_a_sync_the_guest_did_not_ask_for_is_refused_unread_and_one_it_asked_for_is_read():
+    # verifying a whole record costs the guest time (0.6 s for a 4 MiB one): a host that could
+    # send syncs at will could keep a guest busy; it gets one read per hello, resync or watch
+    net = _match(30, seed=3)
+    guest = net.guests["p1"]
+    assert guest.problem is None and not guest.sync_wanted  # hello's sync came and was read
+    version = guest.table.version
+    # a well-formed, honest record, unasked: refused before it is verified, nothing changes
+    text = protocol.encode("sync", net.host.peers["p1"].counter.next(),
+                           **_sync_fields(net, net.host.record_json()))
+    assert not guest.receive(text, net.now)
+    assert any("unasked" in n for n in guest.notices)
+    assert guest.problem is None and guest.table.version == version
+    # the guest asks (out of step): the host's answer is read and followed
+    net.now += SYNC_INTERVAL_MS
+    guest.ask_sync()
+    assert guest.sync_wanted
+    net.pump()
+    assert not guest.sync_wanted and guest.problem is None
+    assert guest.table.version == net.host.table.version
+    # one answer per asking: the same record again is refused unread
+    text = protocol.encode("sync", net.host.peers["p1"].counter.next(),
+                           **_sync_fields(net, net.host.record_json()))
+    notices = len(guest.notices)
+    assert not guest.receive(text, net.now)
+    assert len(guest.notices) == notices + 1 and "unasked" in guest.notices[-1]
 
 
 def test_no_sync_is_due_for_a_connection_another_one_replaced():
