@@ -37,8 +37,6 @@ from tools import build_dist, build_sw
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
-# These tests watch the service worker's first install and updates: every context is new.
-pytestmark = pytest.mark.fresh_contexts
 SW_TIMEOUT_MS = 60_000  # the first install copies 14 MB into Cache Storage
 FAST = "?auto_delay=0"
 SAVE_KEY = "courtyard-ludo/save"
