@@ -181,8 +181,9 @@ def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
     page.check('input[name="rules"][value="gilgiti"]')
     for colour in SEATS:
         page.locator(f'input[name="seat"][value="{colour}"]').set_checked(colour in seats)
-        page.fill(f'[name="name-{colour}"]', NAMES.get(colour, ""))
-        page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
+        if colour in seats:  # an unticked seat's fields are disabled (no Tab stops)
+            page.fill(f'[name="name-{colour}"]', NAMES.get(colour, ""))
+            page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     box = page.locator('input[name="option-teams"]')
     if len(seats) == 4:
         if fresh:  # Gilgiti is a team game: four players start with Teams ticked
