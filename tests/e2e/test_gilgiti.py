@@ -492,6 +492,33 @@ def test_a_reload_mid_turn_restores_the_rolled_and_played_values(page: Page) -> 
     assert page.console_errors == []
 
 
+def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> None:
+    boot_with(page, save_of(careless_record()))
+    state = state_of(page)
+    safe = careful_first(state)
+    assert safe is not None
+    text = position_text(page)
+    # a token that several values fit: Enter offers its moves; Escape takes them back
+    touch_token(page, state, safe.pieces[0], "keyboard")
+    page.wait_for_selector("#choices button")
+    page.keyboard.press("Escape")
+    assert page.locator("#choices button").count() == 0 and position_text(page) == text
+    assert page.evaluate("document.activeElement.dataset.piece") in same_place(
+        state, safe.pieces[0])
+    assert page.inner_text("#announcer").startswith("Choice cancelled.")
+    # a value chip picked by keyboard sends the focus on to the tokens; Escape drops the
+    # value and goes back to the chip
+    chip = f'#dice .chip[data-value="{safe.value}"]:not([disabled])'
+    press(page, chip, "keyboard")
+    page.wait_for_selector(f'{chip}[aria-pressed="true"]')
+    assert page.evaluate("document.activeElement.matches('#board .token.movable')")
+    page.keyboard.press("Escape")
+    assert page.locator('#dice .chip[aria-pressed="true"]').count() == 0
+    assert page.evaluate("document.activeElement.dataset.value") == safe.value
+    assert position_text(page) == text
+    assert page.console_errors == []
+
+
 def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     boot_with(page, save_of(gate_record()))
     assert page.inner_text("#btn-quit") == "Leave game"  # the seed's word, as in the dialog

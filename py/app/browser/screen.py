@@ -381,6 +381,10 @@ class Screen:
             Screen._focus_in_view(first)
 
     @staticmethod
+    def focus_element(element: Any) -> None:
+        Screen._focus_in_view(element)
+
+    @staticmethod
     def _focus_in_view(element: Any) -> None:
         """Focus without the browser's jump, then scroll just enough to show it (a picker's
         button below a phone's fold)."""
