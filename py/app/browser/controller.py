@@ -63,7 +63,8 @@ class Controller:
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
         self.die = DieInput(auto_delay, self.roller, lambda: self.act_as_person(Action("roll")),
                             self.draw, self.sound.wake, self.screen.announce,
-                            lambda seat: self.table.name(seat) if self.table else seat)
+                            lambda seat: self.table.name(seat) if self.table else seat,
+                            lambda: self.table.wording.verb if self.table else "roll")
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
@@ -443,7 +444,8 @@ class Controller:
         left = None if t is None or t.over else t.seconds_left(now_ms())
         away = t.name(t.seat_to_act or "") if t is not None and t.local_person_to_act() \
             and not self.persist.passive and not self.screen.table_shown() else None
-        self.screen.draw_clock(left, self.turn_seconds, away)
+        self.screen.draw_clock(left, self.turn_seconds, away,
+                               t.wording.noun if t is not None else "roll")
         # a spoken warning, once per clock, when a person here is running short of time
         # (the bar turning red is not seen by a screen reader)
         deadline = None if t is None else t.session.deadline
