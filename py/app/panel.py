@@ -35,12 +35,14 @@ def badge(table: Table, seat: str, suffix: str = "") -> str:
             f'<span class="who"><bdi>{escape(table.name(seat))}</bdi>{escape(suffix)}</span>')
 
 
-def die_face(value: int | str | None) -> str:
+def die_face(value: int | str | None, blank: str = "Roll") -> str:
     """A die face in a 100 x 100 box: pips for 1..6, a drawn crown or feather, any other
-    face as its text, "Roll" when blank."""
+    face as its text, ``blank`` ("Roll", or the rule set's "Throw") when blank."""
     if value is None:
-        return _BLANK + ('<text class="die-word" x="50" y="59" text-anchor="middle" '
-                         'font-size="26" font-weight="700">Roll</text>')
+        size = 26 if len(blank) <= 4 else 22
+        return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.35:.0f}" '
+                         f'text-anchor="middle" font-size="{size}" font-weight="700">'
+                         f'{escape(blank)}</text>')
     if isinstance(value, int) and value in _PIPS:
         return _BLANK + "".join(f'<circle class="pip" cx="{x}" cy="{y}" r="9.5"/>'
                                 for x, y in _PIPS[value])
@@ -51,6 +53,17 @@ def die_face(value: int | str | None) -> str:
     size = 44 if len(text) <= 2 else max(14, 88 // len(text))
     return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.36:.0f}" '
                      f'text-anchor="middle" font-size="{size}" font-weight="800">{text}</text>')
+
+
+def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> str:
+    """The die's name for a screen reader: "Roll the die for Ada" (Royal: "Throw") when a
+    press plays; else whose turn it is or the face it shows."""
+    name = table.name(seat)
+    if state == "ready":
+        return f"{table.wording.verb.capitalize()} the die for {name}"
+    if state == "wait":
+        return f"Die: {name}’s turn is starting"
+    return f"Die showing {shown}" if shown is not None else f"Die: {name}’s turn"
 
 
 def mini_die(value: int | str | None, label: str = "") -> str:
@@ -95,7 +108,8 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    # "You rolled 4", "You rolled a crown"
+    # "You rolled 4", "You threw a crown": the rule set's verb
+    you = f"You {table.wording.past}"
     rolled = ", ".join(d.label if d.label[:1].isdigit() else f"a {d.label}"
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
@@ -116,12 +130,12 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                     "then a value); arrow keys move among the tokens, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     if waiting or table.auto() is not None:
-        return f"You rolled {rolled}: the only move plays by itself (or tap its token)."
+        return f"{you} {rolled}: the only move plays by itself (or tap its token)."
     if any(c.pieces for c in options):
         if any(not c.pieces for c in options):  # buttons too (Royal's two crowns)
-            return (f"You rolled {rolled}: choose one of the buttons below, or a glowing token "
+            return (f"{you} {rolled}: choose one of the buttons below, or a glowing token "
                     "(arrow keys, then Enter).")
-        return f"You rolled {rolled}: choose a glowing token (arrow keys, then Enter)."
+        return f"{you} {rolled}: choose a glowing token (arrow keys, then Enter)."
     return "Choose one of the moves below." if options else ""
 
 
@@ -255,7 +269,7 @@ def log_groups(history: History) -> list[tuple[str | None, list[Mapping[str, Any
 
 def log_item(table: Table, seat: str | None, events: Sequence[Mapping[str, Any]]) -> str:
     """One turn of the move log: who, the rolls as dice, then what happened ("" if nothing)."""
-    rolls = "".join(mini_die(e.get("value"), f"rolled {e.get('value')}")
+    rolls = "".join(mini_die(e.get("value"), f"{table.wording.past} {e.get('value')}")
                     for e in events if e.get("type") == "rolled")
     told = [text for e in events if e.get("type") not in ("rolled", "turn")
             for text in table.narrate([dict(e)])]

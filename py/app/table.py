@@ -47,7 +47,7 @@ from ludo import (
     to_act,
     winners,
 )
-from ludo.rules.base import Leave
+from ludo.rules.base import Leave, Wording
 
 from .savegame import Session
 
@@ -169,6 +169,11 @@ class Table:
     def leave(self) -> Leave:
         """How leaving is put to the players, and whether it ends the match for all."""
         return self.rules.leave
+
+    @property
+    def wording(self) -> Wording:
+        """The die's verb in these rules' prompts and labels: roll, or (Royal) throw."""
+        return self.rules.wording
 
     def kind(self, seat: str) -> str:
         """"human", a computer level, or "remote"."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ from ludo import (
     record_from_json,
     scene,
 )
+from ludo.rules.royal import ROYAL
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -259,3 +261,41 @@ def test_a_room_link_passes_on_only_the_connection_settings() -> None:
     assert link_query("?auto_delay=0&pace_ms=0&turn_seconds=5") == ""
     assert link_query("?auto_delay=0&pace_ms=0&ice=relay") == "?ice=relay"
     assert link_query("?sw=off&ice=relay&x=1") == "?sw=off&ice=relay"
+
+
+def _prompts_and_die_labels(rules: str, seed: int) -> tuple[list[str], set[str]]:
+    """What a person reads through a game of ``rules``: the prompts after each throw (or
+    roll), and the die's labels and blank face while it waits for a press."""
+    table = Table.new(rules, ("red", "yellow"), seed, now=0.0, names={"red": "Ada"})
+    prompts, dies = [], set()
+    for _ in range(400):
+        if table.over:
+            break
+        seat = table.seat_to_act
+        assert seat is not None
+        options = table.choices_for(seat)
+        prompts.append(panel.prompt(table, table.scene(), options))
+        if table.rolling:
+            dies.add(panel.die_label(table, seat, "ready", None))
+            dies.add(panel.die_face(None, blank=table.wording.verb.capitalize()))
+            table.submit(seat, Action("roll"), 0.0)
+        else:
+            table.submit(seat, legal_actions(table.state)[0], 0.0)
+    log = panel.log_html(table, table.history)  # its words and its dice's labels
+    said = re.findall(r'aria-label="([^"]*)"', log) + [re.sub(r"<[^>]*>", " ", log)]
+    return [p for p in prompts if p] + said, dies
+
+
+def test_royal_players_throw_the_die_where_they_read_it() -> None:
+    # the seed's language: "Red throws first", "Throws do nothing until you throw a crown"
+    prompts, dies = _prompts_and_die_labels("royal", 5)
+    assert any(p.startswith("You threw ") for p in prompts)
+    assert any(p.startswith("threw ") for p in prompts)  # a die in the move log
+    assert not [p for p in prompts if "roll" in p.lower()]
+    assert "Throw the die for Ada (red)" in dies and any(">Throw</text>" in d for d in dies)
+    assert not [d for d in dies if "roll" in d.lower()]
+    assert ROYAL.wording.verb == "throw"
+    # the other rule sets still roll
+    prompts, dies = _prompts_and_die_labels("courtyard", 5)
+    assert any(p.startswith("You rolled ") for p in prompts)
+    assert "Roll the die for Ada (red)" in dies and any(">Roll</text>" in d for d in dies)

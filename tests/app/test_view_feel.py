@@ -408,7 +408,7 @@ def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
         options = table.choices_for(seat)
         sc = table.scene()
         if sc.phase == "move" and sc.dice and sc.dice[-1].value == "crown" and len(options) > 1:
-            assert "You rolled a crown:" in panel.prompt(table, sc, options)
+            assert "You threw a crown:" in panel.prompt(table, sc, options)
             return
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no crown with a choice came up")

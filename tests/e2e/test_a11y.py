@@ -127,3 +127,52 @@ def test_the_focus_stays_put_while_a_computer_plays_and_comes_back_only_from_now
             page.focus("#btn-details")
         page.wait_for_function("b => window.ludo.position() !== b", arg=before)
         assert page.evaluate(ACTIVE_JS) == "btn-details"
+
+
+FOCUSED_FIELD_JS = "document.activeElement.name || document.activeElement.id"
+
+
+def test_an_unticked_seat_takes_no_tab_stops_and_keeps_its_values(page: Page) -> None:
+    page.goto(page.url.split("#")[0] + "#home")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    page.check('input[name="rules"][value="courtyard"]')
+    for colour in ("red", "green", "yellow", "blue"):
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
+    page.fill('[name="name-blue"]', "Cy")
+    page.select_option('[name="kind-blue"]', "easy")
+    for colour in ("yellow", "blue"):
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(False)
+    # by keyboard from red's box: green's fields, then yellow's and blue's boxes only
+    page.focus('input[name="seat"][value="red"]')
+    seen = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate(FOCUSED_FIELD_JS))
+    assert seen == ["name-red", "kind-red", "seat", "name-green", "kind-green", "seat"]
+    assert page.evaluate("document.activeElement.value") == "yellow"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.value") == "blue"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_FIELD_JS) not in ("name-blue", "kind-blue", "name-yellow")
+    # the unticked seat's values are kept, shown, and remembered with the game's settings
+    blue_name, blue_kind = page.locator('[name="name-blue"]'), page.locator('[name="kind-blue"]')
+    assert blue_name.is_disabled() and blue_kind.is_disabled()
+    assert blue_name.input_value() == "Cy" and blue_kind.input_value() == "easy"
+    start_game(page, ["red", "green"])
+    settings = json.loads(page.evaluate("localStorage.getItem('courtyard-ludo/settings')"))
+    assert settings["names"].get("blue") == "Cy" and settings["players"].get("blue") == "easy"
+    page.reload()
+    wait_ready(page)
+    page.goto(page.url.split("#")[0] + "#home")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    assert blue_name.is_disabled() and blue_name.input_value() == "Cy"
+    # ticked again (by keyboard), the seat's fields are back in the Tab order
+    page.focus('input[name="seat"][value="blue"]')
+    page.keyboard.press("Space")
+    assert blue_name.is_enabled() and blue_kind.is_enabled()
+    assert blue_name.input_value() == "Cy" and blue_kind.input_value() == "easy"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_FIELD_JS) == "name-blue"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED_FIELD_JS) == "kind-blue"
+    page.locator('input[name="seat"][value="blue"]').set_checked(False)

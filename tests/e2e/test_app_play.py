@@ -76,8 +76,9 @@ def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bo
     for colour in ("red", "green", "yellow", "blue"):
         box = page.locator(f'input[name="seat"][value="{colour}"]')
         box.set_checked(colour in seats)
-        page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
-        page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
+        if colour in seats:  # an unticked seat's fields are disabled (no Tab stops)
+            page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
+            page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     page.locator("#opt-timer").set_checked(timer)
     page.click("#btn-start")
     page.wait_for_selector("#screen-table:not([hidden])")

@@ -9,7 +9,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 from test_a11y import AXE, violations
-from test_app_play import BOOT_TIMEOUT_MS, roll_until_choice, start_game
+from test_app_play import BOOT_TIMEOUT_MS, SAVE_KEY, roll_until_choice, start_game
+
+from app.savegame import Session, encode
+from ludo import Action, Record, distinct_moves, new_game, play
 
 
 @pytest.fixture(scope="module", params=["dark", "light"])
@@ -85,3 +88,71 @@ def test_a_single_seat_that_can_quit_is_named_not_listed(page: Page) -> None:
     assert "Ada (red) leaves the game." in page.inner_text("#quit-who")
     assert violations(page) == []
     page.click("#quit-cancel")
+
+
+# The contrast of each text against what is drawn behind it, as the page renders it: the
+# colours of the element and its ancestors composed from the page down, each ancestor's
+# opacity applied to what it draws over what lies below it (the WCAG 2 formula).
+CONTRAST_JS = """
+(selector) => {
+  const parse = text => {
+    const m = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) throw new Error('not an rgb colour: ' + text);
+    const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map(i => top[3] * top[i] + (1 - top[3]) * under[i]);
+  const lum = c => {
+    const s = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92
+                                                          : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * s[0] + 0.7152 * s[1] + 0.0722 * s[2];
+  };
+  return [...document.querySelectorAll(selector)].map(el => {
+    const chain = [];
+    for (let n = el; n; n = n.parentElement) chain.unshift(n);
+    const draw = (i, under, text) => {
+      const style = getComputedStyle(chain[i]);
+      let c = over(parse(style.backgroundColor), under);
+      c = i + 1 < chain.length ? draw(i + 1, c, text) : text ? over(parse(style.color), c) : c;
+      const o = parseFloat(style.opacity);
+      return c.map((v, k) => o * v + (1 - o) * under[k]);
+    };
+    const fg = lum(draw(0, [255, 255, 255], true)), bg = lum(draw(0, [255, 255, 255], false));
+    return {text: el.textContent, ratio: (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05),
+            chip: el.closest('.chip').className};
+  });
+}
+"""
+
+
+def _half_played_turn() -> str:
+    """A Gilgiti save: the first seat has rolled 6, 6 and 1 and played a 6 (a token out);
+    a 6 and the 1 are still to play, in a choice of ways (nothing plays by itself)."""
+    state = new_game("gilgiti", ("red", "green"), 1)
+    record = Record("gilgiti", ("red", "green"), 1)
+    first = state.turn
+    base = 4 * state.seats.index(first)
+    for action in (Action("roll", value=6), Action("roll", value=6), Action("roll", value=1),
+                   Action("move", token=base, value=6)):
+        record, state, _ = play(record, state, action)
+    assert state.turn == first and state.phase == "move" and len(distinct_moves(state)) > 1
+    return encode(Session(record=record, names={"red": "Ada"}, timer=False))
+
+
+def test_played_value_chips_keep_their_words_readable(page: Page) -> None:
+    app = page.url.split("#")[0]
+    # stored from another page of the site: the app saves its own game when it is left
+    page.goto(app.split("?")[0] + "manifest.webmanifest")
+    page.evaluate(f"save => localStorage.setItem({SAVE_KEY!r}, save)", _half_played_turn())
+    page.goto(app + "#table")
+    page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector("#dice .chip-used")
+    chips = page.evaluate(CONTRAST_JS, "#dice .chip .chip-state")
+    assert {c["text"].strip() for c in chips} >= {"played"}, chips
+    for chip in chips:  # WCAG AA for text: 4.5:1
+        assert chip["ratio"] >= 4.5, (page.scheme, chip)
+    # "played" is shown by more than a faded colour: a tick before the word
+    tick = page.evaluate("getComputedStyle(document.querySelector('#dice .chip-used "
+                         ".chip-state'), '::before').content")
+    assert "✓" in tick
+    assert violations(page) == []

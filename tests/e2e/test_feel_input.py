@@ -233,7 +233,9 @@ def _neighbours_ahead() -> str:
     raise AssertionError("no such position came up")
 
 
-def test_a_tap_between_two_tokens_offers_a_picker(browser: Browser, server_url: str) -> None:
+@pytest.fixture
+def neighbours(browser: Browser, server_url: str) -> Iterator[Page]:
+    """A table where two movable tokens stand on neighbouring squares."""
     save = _neighbours_ahead()
     context = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 740})
     context.add_init_script(
@@ -244,27 +246,63 @@ def test_a_tap_between_two_tokens_offers_a_picker(browser: Browser, server_url: 
         page.goto(server_url + "?auto_delay=0#table")
         page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
         page.wait_for_selector("#board .token.movable")
-        # a point between two movable tokens on neighbouring squares, off both discs
-        point = page.evaluate("""() => {
-          const boxes = [...document.querySelectorAll('#board .token.movable .rim')]
-            .map(e => e.getBoundingClientRect());
-          for (const a of boxes) for (const b of boxes) {
-            const x = (a.x + a.width / 2 + b.x + b.width / 2) / 2;
-            const y = (a.y + a.height / 2 + b.y + b.height / 2) / 2;
-            if (a !== b && JSON.parse(window.ludo.taps(x, y)).length === 2) return [x, y];
-          }
-          return null; }""")
-        assert point is not None
-        before = page.evaluate("window.ludo.position()")
-        page.mouse.click(*point)
-        buttons = page.locator("#choices button")
-        assert buttons.count() == 2
-        assert page.evaluate("window.ludo.position()") == before  # nothing played yet
-        assert page.locator("#board .token.selected").count() == 2
-        assert page.evaluate("document.activeElement.dataset.choice") == "0"
-        assert "token" in buttons.first.inner_text() and "moves to" in buttons.first.inner_text()
-        buttons.nth(1).click()
-        assert page.evaluate("window.ludo.position()") != before
-        assert page.locator("#choices button").count() == 0
+        yield page
     finally:
         context.close()
+
+
+def _between_two_tokens(page: Page) -> tuple[float, float]:
+    """A point between two movable tokens on neighbouring squares, off both discs."""
+    point = page.evaluate("""() => {
+      const boxes = [...document.querySelectorAll('#board .token.movable .rim')]
+        .map(e => e.getBoundingClientRect());
+      for (const a of boxes) for (const b of boxes) {
+        const x = (a.x + a.width / 2 + b.x + b.width / 2) / 2;
+        const y = (a.y + a.height / 2 + b.y + b.height / 2) / 2;
+        if (a !== b && JSON.parse(window.ludo.taps(x, y)).length === 2) return [x, y];
+      }
+      return null; }""")
+    assert point is not None
+    return point[0], point[1]
+
+
+def test_a_tap_between_two_tokens_offers_a_picker(neighbours: Page) -> None:
+    page = neighbours
+    point = _between_two_tokens(page)
+    before = page.evaluate("window.ludo.position()")
+    page.mouse.click(*point)
+    buttons = page.locator("#choices button")
+    assert buttons.count() == 2
+    assert page.evaluate("window.ludo.position()") == before  # nothing played yet
+    assert page.locator("#board .token.selected").count() == 2
+    assert page.evaluate("document.activeElement.dataset.choice") == "0"
+    assert "token" in buttons.first.inner_text() and "moves to" in buttons.first.inner_text()
+    buttons.nth(1).click()
+    assert page.evaluate("window.ludo.position()") != before
+    assert page.locator("#choices button").count() == 0
+
+
+def test_escape_cancels_a_picker_and_goes_back_to_the_token(neighbours: Page) -> None:
+    page = neighbours
+    point = _between_two_tokens(page)
+    tapped = json.loads(page.evaluate(f"window.ludo.taps({point[0]}, {point[1]})"))
+    before = page.evaluate("window.ludo.position()")
+    page.mouse.click(*point)
+    assert page.locator("#choices button").count() == 2
+    assert page.evaluate("document.activeElement.dataset.choice") == "0"
+    page.keyboard.press("Escape")
+    # closed, nothing played, said, and the focus back on the board: on a tapped token
+    assert page.locator("#choices button").count() == 0
+    assert page.locator("#board .token.selected").count() == 0
+    assert page.evaluate("window.ludo.position()") == before
+    assert page.inner_text("#announcer").startswith("Choice cancelled.")
+    focused = page.evaluate("document.activeElement.matches('#board .token.movable') && "
+                            "document.activeElement.dataset.piece")
+    assert focused in tapped
+    # by keyboard from there: Enter on that token plays (one move per token here), and
+    # Escape with nothing open does nothing
+    page.keyboard.press("Escape")
+    assert page.evaluate("window.ludo.position()") == before
+    assert page.evaluate("document.activeElement.dataset.piece") == focused
+    page.keyboard.press("Enter")
+    page.wait_for_function("b => window.ludo.position() !== b", arg=before)

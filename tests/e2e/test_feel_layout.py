@@ -115,6 +115,9 @@ def test_the_table_fits_and_every_choice_is_big_enough(page: Page, width: int, h
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: int) -> None:
     _at(page, width, height, "light", "home")
+    green = page.locator('input[name="seat"][value="green"]')
+    was_ticked = green.is_checked()
+    green.set_checked(True)  # an unticked seat's name field is disabled
     page.fill('[name="name-green"]', LONG_NAME)
     _no_overflow(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -126,6 +129,7 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
         board = page.evaluate(BOX_JS, "#board")[0]
         assert title["top"] < height / 2 and board["w"] <= 0.6 * width + 0.5, (title, board)
     page.fill('[name="name-green"]', "")
+    green.set_checked(was_ticked)
 
 
 def test_a_long_name_without_break_points_does_not_widen_a_narrow_page(page: Page) -> None:

@@ -181,8 +181,9 @@ def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
     page.check('input[name="rules"][value="gilgiti"]')
     for colour in SEATS:
         page.locator(f'input[name="seat"][value="{colour}"]').set_checked(colour in seats)
-        page.fill(f'[name="name-{colour}"]', NAMES.get(colour, ""))
-        page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
+        if colour in seats:  # an unticked seat's fields are disabled (no Tab stops)
+            page.fill(f'[name="name-{colour}"]', NAMES.get(colour, ""))
+            page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     box = page.locator('input[name="option-teams"]')
     if len(seats) == 4:
         if fresh:  # Gilgiti is a team game: four players start with Teams ticked
@@ -488,6 +489,33 @@ def test_a_reload_mid_turn_restores_the_rolled_and_played_values(page: Page) -> 
     else:
         wait_change(page, before)
     assert state_of(page).turn != state.turn or state_of(page).phase == "move"
+    assert page.console_errors == []
+
+
+def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> None:
+    boot_with(page, save_of(careless_record()))
+    state = state_of(page)
+    safe = careful_first(state)
+    assert safe is not None
+    text = position_text(page)
+    # a token that several values fit: Enter offers its moves; Escape takes them back
+    touch_token(page, state, safe.pieces[0], "keyboard")
+    page.wait_for_selector("#choices button")
+    page.keyboard.press("Escape")
+    assert page.locator("#choices button").count() == 0 and position_text(page) == text
+    assert page.evaluate("document.activeElement.dataset.piece") in same_place(
+        state, safe.pieces[0])
+    assert page.inner_text("#announcer").startswith("Choice cancelled.")
+    # a value chip picked by keyboard sends the focus on to the tokens; Escape drops the
+    # value and goes back to the chip
+    chip = f'#dice .chip[data-value="{safe.value}"]:not([disabled])'
+    press(page, chip, "keyboard")
+    page.wait_for_selector(f'{chip}[aria-pressed="true"]')
+    assert page.evaluate("document.activeElement.matches('#board .token.movable')")
+    page.keyboard.press("Escape")
+    assert page.locator('#dice .chip[aria-pressed="true"]').count() == 0
+    assert page.evaluate("document.activeElement.dataset.value") == safe.value
+    assert position_text(page) == text
     assert page.console_errors == []
 
 

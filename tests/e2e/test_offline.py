@@ -200,6 +200,7 @@ def test_a_gilgiti_game_starts_and_ends_offline(page: Page, server_url: str) -> 
     for colour in ("red", "green", "yellow", "blue"):
         page.locator(f'input[name="seat"][value="{colour}"]').set_checked(
             colour in ("red", "green"))
+    for colour in ("red", "green"):  # an unticked seat's fields are disabled
         page.select_option(f'[name="kind-{colour}"]', "easy")
     page.locator("#opt-timer").set_checked(False)
     page.click("#btn-start")

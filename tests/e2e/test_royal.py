@@ -195,6 +195,10 @@ def test_the_board_shows_crown_and_feather_spaces_and_the_die_a_feather_lost(pag
     # red throws the feather: his man on 8 would pass green's starting point, so it is lost
     state = state_of(page)
     assert state.turn == "red" and state.tokens[0][0] == 8
+    # the seed's players throw the die: its name and its blank face say so, not "roll"
+    page.wait_for_selector("#die.ready")
+    assert page.get_attribute("#die", "aria-label") == "Throw the die for Ada (red)"
+    assert page.text_content("#die-face").strip() == "Throw"
     act(page, lambda: page.click("#die"))
     settle(page, "green")
     assert "Ada (red) threw a feather. A feather cannot pass a crown: the throw is lost." \

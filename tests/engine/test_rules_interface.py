@@ -124,6 +124,7 @@ def test_rule_sets_describe_themselves(name: str) -> None:
     rules = rules_for(name)
     assert rules.title and rules.summary and rules.help.lead
     assert rules.leave.title and rules.leave.text and rules.leave.button
+    assert rules.wording.verb and rules.wording.past and rules.wording.noun
     assert rules.min_players <= rules.max_players
     for n in range(rules.min_players, rules.max_players + 1):
         assert len(rules.seating(n)) == n

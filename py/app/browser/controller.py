@@ -54,13 +54,17 @@ class Controller:
         self.screen = Screen(self.sound)
         self.selected: str | None = None  # a value chip the player picked
         self.picker: list[Choice] = []  # several choices under one click, offered as buttons
+        # where the focus goes back to when Escape cancels a picker or a picked value: the
+        # token (or the chip) the player was on when it opened
+        self.pending_from: str | None = None
         self.leaving = False  # the last local person is quitting: Home, not a winner dialog
         self.persist = Persist(self.step_aside, self.follow)
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
         self.die = DieInput(auto_delay, self.roller, lambda: self.act_as_person(Action("roll")),
                             self.draw, self.sound.wake, self.screen.announce,
-                            lambda seat: self.table.name(seat) if self.table else seat)
+                            lambda seat: self.table.name(seat) if self.table else seat,
+                            lambda: self.table.wording.verb if self.table else "roll")
         self.auto = Autoplay(self.act, auto_delay)
         pace = query_param("pace_ms")
         self.pace_override = number_param("pace_ms", 0, 0, 10_000) if pace else None
@@ -78,6 +82,7 @@ class Controller:
                 ("btn-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
+                ("choices", "keydown", self.on_cancel_key), ("dice", "keydown", self.on_cancel_key),
                 ("btn-home", "click", lambda e: self.go("home")),
                 ("btn-details", "click", self.on_details), ("btn-quit", "click", self.on_quit),
                 ("btn-record", "click", self.on_record),
@@ -336,6 +341,10 @@ class Controller:
         if picks and view.same_outcome(picks, self.screen.places):
             self.act_as_person(picks[0].action)
         elif picks or self.picker:  # several moves under the tap: offer them as buttons
+            if picks and not self.picker and self.selected is None:
+                active = document.activeElement  # a token by keyboard; else the tapped one
+                on_token = not is_none(active) and bool(active.matches("#board .token[id]"))
+                self.pending_from = f"#{active.id}" if on_token else f"#tok-{pieces[0]}"
             self.picker = picks
             self.draw()
             self.screen.focus_first("#choices button")
@@ -344,6 +353,8 @@ class Controller:
         self.play_pieces(self.screen.pieces_at(event, self.movable()))
 
     def on_board_key(self, event: Any) -> None:
+        if self.on_cancel_key(event):
+            return
         piece = self.screen.piece_for_key(event)  # arrows move the focus; Enter picks
         if piece is not None:
             self.play_pieces([piece])
@@ -365,6 +376,8 @@ class Controller:
         if len(fits) == 1:
             self.act_as_person(fits[0].action)
             return
+        if not self.picker and self.selected is None:
+            self.pending_from = f'#dice .chip[data-value="{value}"]'
         self.selected = None if self.selected == value else value
         self.picker = fits if self.selected is not None else []
         self.draw()
@@ -372,6 +385,31 @@ class Controller:
             # pressed by keyboard: on to the tokens that can play it (a mouse or a finger
             # goes there by itself, and a focus ring would look like a token picked)
             self.screen.focus_first("#board .token.movable, #choices button")
+
+    def on_cancel_key(self, event: Any) -> bool:
+        """Escape on the board, a picker's button or a value chip: cancel the picker."""
+        if str(event.key) != "Escape" or not self.cancel_pending():
+            return False
+        event.preventDefault()
+        return True
+
+    def cancel_pending(self) -> bool:
+        """Close the picker and drop a picked value (nothing is played), say so, and put the
+        focus back on the token (or chip) the player was on; False if nothing was pending."""
+        t = self.table
+        if t is None or (not self.picker and self.selected is None):
+            return False
+        back, self.pending_from = self.pending_from, None
+        self.selected, self.picker = None, []
+        self.draw()
+        self.screen.announce(f"Choice cancelled. {self.prompt()}".strip())
+        target = document.querySelector(back) if back else None
+        if target is None or is_none(target) or not bool(target.matches(
+                "#board .token.movable, #dice button:not(:disabled)")):
+            self.screen.focus(t, force=True)  # that one cannot play now: the first that can
+        else:
+            self.screen.focus_element(target)
+        return True
 
     def on_details(self, event: Any) -> None:
         details = el("details")
@@ -406,7 +444,8 @@ class Controller:
         left = None if t is None or t.over else t.seconds_left(now_ms())
         away = t.name(t.seat_to_act or "") if t is not None and t.local_person_to_act() \
             and not self.persist.passive and not self.screen.table_shown() else None
-        self.screen.draw_clock(left, self.turn_seconds, away)
+        self.screen.draw_clock(left, self.turn_seconds, away,
+                               t.wording.noun if t is not None else "roll")
         # a spoken warning, once per clock, when a person here is running short of time
         # (the bar turning red is not seen by a screen reader)
         deadline = None if t is None else t.session.deadline

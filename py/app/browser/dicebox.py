@@ -24,7 +24,8 @@ class DieInput:
     def __init__(self, auto_delay: float, roller: Callable[[], str | None],
                  roll: Callable[[], None], redraw: Callable[[], None],
                  pressed: Callable[[], None], tell: Callable[[str], None] = lambda _: None,
-                 name: Callable[[str], str] = str) -> None:
+                 name: Callable[[str], str] = str,
+                 verb: Callable[[], str] = lambda: "roll") -> None:
         # no longer than an automatic move's pause: tests that set it to 0 click at once
         self.gate = DieGate(min(HANDOVER_MS, auto_delay), QUIET_MS)
         self.roller = roller  # the seat that may roll now, or None
@@ -33,6 +34,7 @@ class DieInput:
         self.pressed = pressed  # any press (sounds may start only after one)
         self.tell = tell  # a sentence for a screen reader (a shake is not heard)
         self.name = name  # a seat's name as the table says it
+        self.verb = verb  # the rule set's verb for the die: roll (or throw)
         self.refused: str | None = None  # the seat whose press was not taken, until it can be
         self.timer: Timeout | None = None
 
@@ -62,7 +64,7 @@ class DieInput:
         self.redraw()
         seat, self.refused = self.refused, None
         if seat is not None and self.roller() == seat:  # the press that was not taken: now
-            self.tell(f"The die is ready: roll for {self.name(seat)}.")
+            self.tell(f"The die is ready: {self.verb()} for {self.name(seat)}.")
 
     def on_click(self, event: Any) -> None:
         self.pressed()

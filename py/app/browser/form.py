@@ -72,7 +72,9 @@ def fill(settings: dict[str, Any], bots_available: bool) -> None:
 
 
 def sync() -> None:
-    """Player count follows the ticked seats; options show where they apply."""
+    """Player count follows the ticked seats; options show where they apply; a seat's name
+    and player fields take part only while the seat is ticked."""
+    _seat_fields_follow_their_boxes()
     n = len(checked_seats())
     for radio in _form().querySelectorAll('input[name="players"]'):
         radio.checked = int(radio.value) == n
@@ -82,6 +84,16 @@ def sync() -> None:
             str(n) in str(label.dataset.players).split()
         label.hidden = not fits
     _lock_the_clock_online()
+
+
+def _seat_fields_follow_their_boxes() -> None:
+    """An unticked seat's name and player fields are disabled: no Tab stops for a seat that
+    does not play. Their values stay (read still reads them, so they are remembered) and
+    come back into play when the seat is ticked again."""
+    for row in _form().querySelectorAll(".seat-row"):
+        ticked = bool(row.querySelector('input[name="seat"]').checked)
+        for field in row.querySelectorAll('input[type="text"], select'):
+            field.disabled = not ticked
 
 
 def _lock_the_clock_online() -> None:

@@ -278,7 +278,8 @@ class Screen:
         for name in ("ready", "wait"):
             die.classList.toggle(name, state == name)
         shown = scene.dice[-1].value if scene.dice else None
-        face = panel.die_face(None if state == "ready" else "" if shown is None else shown)
+        face = panel.die_face(None if state == "ready" else "" if shown is None else shown,
+                              blank=table.wording.verb.capitalize())
         if self._write("die-face", face) and self.rolled and shown is not None:
             self.sound.roll()
             if not self.reduced_motion:
@@ -288,14 +289,10 @@ class Screen:
                         {"transform": "rotate(0deg) scale(1)"}]),
                     js({"duration": ROLL_MS, "easing": "ease-out"}))
         self.rolled = False
-        name = table.name(seat)
-        die.setAttribute("aria-label", {
-            "ready": f"Roll the die for {name}",
-            "wait": f"Die: {name}’s turn is starting",
-        }.get(state, f"Die showing {shown}" if shown is not None else f"Die: {name}’s turn"))
+        die.setAttribute("aria-label", panel.die_label(table, seat, state, shown))
 
     def draw_clock(self, seconds_left: float | None, turn_seconds: float,
-                   away: str | None = None) -> None:
+                   away: str | None = None, noun: str = "roll") -> None:
         """The running clock: in the panel and the box of the seat to act; off the table, in
         the header (``away`` names whose turn it is), as a warning that time runs."""
         box = el("timer")
@@ -312,7 +309,7 @@ class Screen:
         share = min(1.0, max(0.0, seconds_left / turn_seconds))
         el("timer-fill").style.transform = f"scaleX({share:.3f})"
         box.classList.toggle("low", low)
-        box.setAttribute("aria-label", f"{shown} seconds left for this roll")
+        box.setAttribute("aria-label", f"{shown} seconds left for this {noun}")
         clock = document.querySelector(".pod.current .pod-clock")
         if not is_none(clock):
             clock.hidden = False
@@ -379,6 +376,10 @@ class Screen:
         first = document.querySelector(selector)
         if not is_none(first):
             Screen._focus_in_view(first)
+
+    @staticmethod
+    def focus_element(element: Any) -> None:
+        Screen._focus_in_view(element)
 
     @staticmethod
     def _focus_in_view(element: Any) -> None:

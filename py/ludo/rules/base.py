@@ -209,6 +209,15 @@ class Leave(NamedTuple):
     ends_match: bool = False
 
 
+class Wording(NamedTuple):
+    """The words a rule set's players use for the die, where the screen says them: most
+    roll it; Royal's players throw it (the crown-and-feather game)."""
+
+    verb: str = "roll"  # "Roll the die for Ada", "The die is ready: roll for Ada."
+    past: str = "rolled"  # "You rolled a 4: ..."
+    noun: str = "roll"  # "28 seconds left for this roll"
+
+
 class Help(NamedTuple):
     """A rule set's page in the rules screen: a title, a lead line and numbered rules."""
 
@@ -250,6 +259,7 @@ class RuleSet(Protocol[S]):
     options: tuple[Option, ...]
     help: Help
     leave: Leave
+    wording: Wording  # roll or throw: the die's verb in prompts and labels
     timer_default: bool  # whether the turn clock is on unless the players switch it off
 
     @property

@@ -44,6 +44,7 @@ from .base import (
     Names,
     Option,
     Scene,
+    Wording,
 )
 from .cross import progress
 
@@ -163,6 +164,7 @@ class CourtyardRules:
     options: tuple[Option, ...] = ()
     timer_default = True
     leave: Leave = courtyard_scene.LEAVE
+    wording: Wording = Wording()
 
     def __init__(self, name: str, title: str, summary: str, entry_values: tuple[int, ...],
                  capture_to_unlock: bool, help: Help) -> None:

@@ -39,7 +39,18 @@ from ..geometry import (
     YARD,
 )
 from . import cross, gilgiti_scene
-from .base import POSITION_FORMAT, Board, BotFeatures, Choice, Event, Help, Leave, Names, Option
+from .base import (
+    POSITION_FORMAT,
+    Board,
+    BotFeatures,
+    Choice,
+    Event,
+    Help,
+    Leave,
+    Names,
+    Option,
+    Wording,
+)
 from .base import Scene as SceneView
 from .courtyard import SEATS_BY_PLAYERS, format_square, normalise_seats, parse_square
 
@@ -364,6 +375,7 @@ class GilgitiRules:
     timer_default = False
     help: Help = gilgiti_scene.HELP
     leave: Leave = gilgiti_scene.LEAVE
+    wording: Wording = Wording()
 
     def __init__(self) -> None:
         self._bot: BotFeatures | None = None

@@ -331,6 +331,7 @@ class RoyalRules:
     timer_default = True
     help = royal_scene.HELP
     leave = royal_scene.LEAVE
+    wording = royal_scene.WORDING  # the seed's players throw the die
 
     def __init__(self) -> None:
         self._bot: BotFeatures | None = None

@@ -23,6 +23,7 @@ from .base import (
     Scene,
     SeatView,
     Stack,
+    Wording,
     join_names,
     name_of,
 )
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from .royal import RoyalRules, State
 
 ROLL_CHOICE_LABEL = "Throw the die"
+
+WORDING = Wording(verb="throw", past="threw", noun="throw")
+"""The seed's language: players throw the die (prompts and the die's labels say so)."""
 
 LEAVE = Leave(
     "Quit this game?",
