@@ -99,6 +99,7 @@ class Weights(NamedTuple):
     convex: float  # extra value of steps already travelled: convex x steps^2 / 57
     later: float = 1.0  # weight of a threat from an enemy who plays after the token's owner
     attack: float = 0.0  # value to a side of its threats on enemy lone tokens (hit x value)
+    cover: float = 0.0  # share of a lone token's danger taken off when its side can hit back
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
@@ -173,6 +174,7 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
     values: dict[int, float] = {}
     attack: dict[int, float] = {}
     colour_miss = _colour_misses(state) if w.attack else {}
+    side_miss = _miss_maps(state, teams) if w.cover else {}
     for ci, toks in enumerate(tokens):
         if not toks:
             continue
@@ -201,7 +203,12 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
             survive = 1.0
             for miss, weight in ordered[ci]:  # later = 1: every enemy colour's miss chance
                 survive *= 1.0 - weight * (1.0 - miss.get(p, 1.0))
-            total += value - (1.0 - survive) * value * w.danger
+            loss = (1.0 - survive) * value * w.danger
+            if w.cover and loss:
+                # a token of its side (or the partner's) within reach behind it can take
+                # back the capturer on the same square
+                loss *= 1.0 - w.cover * (1.0 - side_miss.get(side, {}).get(p, 1.0))
+            total += value - loss
             if w.attack and survive < 1.0:
                 for e, miss in colour_miss.items():
                     if sides[e] != side:
