@@ -253,3 +253,30 @@ def test_hard_weighs_a_threat_fully_only_from_an_enemy_who_plays_first():
     old = HARD._replace(later=1.0)
     assert side_values(gload(seats=("red", "green"), turn="red", tokens=tokens), old)[0] == \
         pytest.approx(green_first[0])
+
+
+def test_hard_counts_a_token_the_partner_can_avenge_as_less_exposed():
+    # teams: red's lone token on 16 is 2 squares ahead of green's (green plays first, so the
+    # threat is whole); yellow, red's partner, stands 5 behind it on 11 and could take back a
+    # green token that captures there. HARD.cover takes that share of the danger off.
+    from ludo.rules.gilgiti_bot import HARD, HIT_CHANCE, side_values
+
+    state = gload(teams=True, turn="green",
+                  tokens={"red": [16, "home", "home", "home"],
+                          "yellow": [11, "home", "home", "home"],
+                          "green": [14, "home", "home", "home"],
+                          "blue": ["yard"] * 4})
+    assert HARD.cover > 0
+    red_token = HARD.out + 16
+    loss = HARD.danger * HIT_CHANCE[2] * red_token
+    bare = side_values(state, HARD._replace(cover=0.0))
+    covered = side_values(state, HARD)
+    assert covered[0] - bare[0] == pytest.approx(HARD.cover * HIT_CHANCE[5] * loss)
+    assert covered[1] == pytest.approx(bare[1])  # green's side is judged as before
+    # without the partner behind it nothing is taken off
+    alone = gload(teams=True, turn="green",
+                  tokens={"red": [16, "home", "home", "home"],
+                          "yellow": ["yellow-lane-2", "home", "home", "home"],
+                          "green": [14, "home", "home", "home"],
+                          "blue": ["yard"] * 4})
+    assert side_values(alone, HARD)[0] - side_values(alone, HARD._replace(cover=0.0))[0] == 0
