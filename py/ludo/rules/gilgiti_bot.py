@@ -103,7 +103,7 @@ class Weights(NamedTuple):
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
-               opponents=1.0, extra_roll=6.0, convex=0.0, later=0.5, cover=0.5)
+               opponents=1.0, extra_roll=6.0, convex=0.0, later=0.5)
 
 
 def _add_misses(miss: dict[int, float], ci: int, toks: Any) -> None:
