@@ -133,7 +133,9 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
     set's ``move_score``); extra rolls it earns are not followed, except that a
     rule set whose features set ``reply_rolls`` to 2 (Gilgiti, where a 6 rolls
     again before anything is played) has the opponent's second roll averaged
-    too and the turn's values played to its end.
+    too and the turn's values played to its end. ``reply_seats`` (default 1; an
+    experiment's knob that no rule set turns on, docs/bots.md) lets that many seats in
+    turn play so before the evaluation.
     """
     rolls = getattr(bot, "reply_rolls", 1)
     seats = getattr(bot, "reply_seats", 1)
