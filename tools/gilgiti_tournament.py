@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 from ludo.bots.tournament import tournament  # noqa: E402
 from ludo.rules.gilgiti import GILGITI  # noqa: E402
-from ludo.rules.gilgiti_bot import FEATURES, FITTED, HARD  # noqa: E402
+from ludo.rules.gilgiti_bot import FEATURES, FITTED, HARD, MOVE_WEIGHTS  # noqa: E402
 
 
 def main() -> None:
@@ -35,6 +35,10 @@ def main() -> None:
                         'HARD\'s: JSON {"later": 1.0, ...} (the Weights fields given)')
     parser.add_argument("--weights", default="", help='with --eval fitted, other weights: JSON '
                         '{"teams": {"out": 0.3, ...}} (features left out weigh 0)')
+    parser.add_argument("--medium", default="", help='Medium\'s move weights other than '
+                        'MOVE_WEIGHTS\': JSON {"escape": 2.0, ...}')
+    parser.add_argument("--bot", default="", help='GilgitiBot search settings: JSON '
+                        '{"reply_seats": 2, ...}')
     args = parser.parse_args()
     bot = GILGITI.bot
     fitted = FITTED
@@ -46,9 +50,17 @@ def main() -> None:
     given_hard = json.loads(args.hard) if args.hard else {}
     bot.weights = HARD._replace(**{k: float(v) for k, v in given_hard.items()})
     bot.extra_roll = 0.0 if args.eval == "fitted" else bot.weights.extra_roll
+    given_medium = json.loads(args.medium) if args.medium else {}
+    bot.move_weights = MOVE_WEIGHTS._replace(  # type: ignore[attr-defined]
+        **{k: float(v) for k, v in given_medium.items()})
+    for key, value in (json.loads(args.bot) if args.bot else {}).items():
+        if not hasattr(bot, key):
+            parser.error(f"GilgitiBot has no setting {key!r}")
+        setattr(bot, key, value)
     result = tournament("gilgiti", tuple(args.bots.split(",")), args.games, args.seed, 1,
                         {"teams": True} if args.teams else None)
-    print(json.dumps({"eval": args.eval, "hard": bot.weights._asdict(), **result}))
+    print(json.dumps({"eval": args.eval, "hard": bot.weights._asdict(),
+                      "medium": given_medium, "bot": args.bot, **result}))
 
 
 if __name__ == "__main__":

@@ -253,3 +253,52 @@ def test_hard_weighs_a_threat_fully_only_from_an_enemy_who_plays_first():
     old = HARD._replace(later=1.0)
     assert side_values(gload(seats=("red", "green"), turn="red", tokens=tokens), old)[0] == \
         pytest.approx(green_first[0])
+
+
+def test_the_cover_term_counts_a_token_the_partner_can_avenge_as_less_exposed():
+    # teams: red's lone token on 16 is 2 squares ahead of green's (green plays first, so the
+    # threat is whole); yellow, red's partner, stands 5 behind it on 11 and could take back a
+    # green token that captures there. Weights.cover takes that share of the danger off (a
+    # knob the game's Hard leaves at 0: it measured neutral, docs/bots.md).
+    from ludo.rules.gilgiti import progress
+    from ludo.rules.gilgiti_bot import HARD, HIT_CHANCE, side_values
+
+    covering = HARD._replace(cover=0.5)
+    state = gload(teams=True, turn="green",
+                  tokens={"red": [16, "home", "home", "home"],
+                          "yellow": [11, "home", "home", "home"],
+                          "green": [14, "home", "home", "home"],
+                          "blue": ["yard"] * 4})
+    assert HARD.cover == 0
+    red_token = HARD.out + progress(0, 16)
+    loss = HARD.danger * HIT_CHANCE[2] * red_token
+    bare = side_values(state, HARD)
+    covered = side_values(state, covering)
+    assert covered[0] - bare[0] == pytest.approx(covering.cover * HIT_CHANCE[5] * loss)
+    assert covered[1] == pytest.approx(bare[1])  # green's side is judged as before
+    # without the partner behind it nothing is taken off
+    alone = gload(teams=True, turn="green",
+                  tokens={"red": [16, "home", "home", "home"],
+                          "yellow": ["yellow-lane-2", "home", "home", "home"],
+                          "green": [14, "home", "home", "home"],
+                          "blue": ["yard"] * 4})
+    assert side_values(alone, covering)[0] - side_values(alone, HARD)[0] == 0
+
+
+def test_with_cover_hard_moves_up_behind_a_partners_threatened_token(monkeypatch):
+    # teams, red to play a 2 (a position met in a Hard-pair game). Yellow's lone token on 41
+    # can be hit by blue's yard tokens (a 6 then 2..5). Red's token on 33 moved to 35 stands
+    # 6 behind it, where it could take back a blue token that captures there. With the cover
+    # term Hard plays that whatever its seed; without it (the game's Hard), that and the rear
+    # token's 5 -> 7 are worth the same to Hard and the seed picks between them.
+    from ludo.rules.gilgiti_bot import HARD
+
+    state = gload(teams=True, phase="move", rolled=[2], rng="e88f39a3b617a601",
+                  tokens={"red": [13, 33, 26, 5],
+                          "green": ["yard", "yard", "green-lane-4", "yard"],
+                          "yellow": ["yellow-lane-4", 13, 39, 41],
+                          "blue": ["home", "yard", "yard", "yard"]})
+    assert {choose_action(state, "hard", seed) for seed in range(8)} == {mv("red", 1, 2),
+                                                                          mv("red", 3, 2)}
+    monkeypatch.setattr(GILGITI.bot, "weights", HARD._replace(cover=0.5))
+    assert {choose_action(state, "hard", seed) for seed in range(8)} == {mv("red", 1, 2)}

@@ -133,14 +133,19 @@ def _reply_value(after: Any, me: str, bot: BotFeatures,
     set's ``move_score``); extra rolls it earns are not followed, except that a
     rule set whose features set ``reply_rolls`` to 2 (Gilgiti, where a 6 rolls
     again before anything is played) has the opponent's second roll averaged
-    too and the turn's values played to its end.
+    too and the turn's values played to its end. ``reply_seats`` (default 1; an
+    experiment's knob that no rule set turns on, docs/bots.md) lets that many seats in
+    turn play so before the evaluation.
     """
     rolls = getattr(bot, "reply_rolls", 1)
-    return (yield from _reply_roll(after, after.turn, me, bot, clock, rolls, rolls > 1))
+    seats = getattr(bot, "reply_seats", 1)
+    return (yield from _reply_roll(after, after.turn, me, bot, clock, rolls, rolls > 1,
+                                   seats))
 
 
 def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
-                rolls: int, whole_turn: bool) -> Generator[None, None, float]:
+                rolls: int, whole_turn: bool,
+                seats: int = 1) -> Generator[None, None, float]:
     total = 0.0
     for roll, chance in chance_outcomes(after):
         rolled = advance(after, roll)
@@ -149,10 +154,15 @@ def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
             continue
         if rolled.phase == "roll" and rolled.turn == them and rolls > 1:
             total += chance * (yield from _reply_roll(rolled, them, me, bot, clock, rolls - 1,
-                                                   whole_turn))
+                                                   whole_turn, seats))
             continue
         if rolled.phase == "roll" or rolled.turn != them:
-            total += chance * bot.evaluate(rolled, me)
+            if seats > 1 and rolled.turn not in (them, me):
+                full = getattr(bot, "reply_rolls", 1)
+                total += chance * (yield from _reply_roll(rolled, rolled.turn, me, bot, clock,
+                                                          full, whole_turn, seats - 1))
+            else:
+                total += chance * bot.evaluate(rolled, me)
             continue
         chosen = _greedy_play(rolled, bot)
         if whole_turn:
@@ -161,6 +171,11 @@ def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
                 chosen = _greedy_play(chosen, bot)
         if chosen.phase == "over":
             total += chance * _over_value(chosen, me)
+        elif seats > 1 and chosen.turn != me:
+            # the seat after it plays its turn too (Medium's policy), before the evaluation
+            full = getattr(bot, "reply_rolls", 1)
+            total += chance * (yield from _reply_roll(chosen, chosen.turn, me, bot, clock,
+                                                      full, whole_turn, seats - 1))
         else:
             total += chance * bot.evaluate(chosen, me)
         if clock.due():

@@ -98,6 +98,8 @@ class Weights(NamedTuple):
     extra_roll: float  # an extra roll, where a search stops before it (Gilgiti: within a turn)
     convex: float  # extra value of steps already travelled: convex x steps^2 / 57
     later: float = 1.0  # weight of a threat from an enemy who plays after the token's owner
+    attack: float = 0.0  # value to a side of its threats on enemy lone tokens (hit x value)
+    cover: float = 0.0  # share of a lone token's danger taken off when its side can hit back
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
@@ -170,6 +172,9 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
                 at = counts.setdefault(p, {})
                 at[sides[ci]] = at.get(sides[ci], 0) + 1
     values: dict[int, float] = {}
+    attack: dict[int, float] = {}
+    colour_miss = _colour_misses(state) if w.attack else {}
+    side_miss = _miss_maps(state, teams) if w.cover else {}
     for ci, toks in enumerate(tokens):
         if not toks:
             continue
@@ -198,13 +203,26 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
             survive = 1.0
             for miss, weight in ordered[ci]:  # later = 1: every enemy colour's miss chance
                 survive *= 1.0 - weight * (1.0 - miss.get(p, 1.0))
-            total += value - (1.0 - survive) * value * w.danger
+            loss = (1.0 - survive) * value * w.danger
+            if w.cover and loss:
+                # a token of its side (or the partner's) within reach behind it can take
+                # back the capturer on the same square
+                loss *= 1.0 - w.cover * (1.0 - side_miss.get(side, {}).get(p, 1.0))
+            total += value - loss
+            if w.attack and survive < 1.0:
+                for e, miss in colour_miss.items():
+                    if sides[e] != side:
+                        hit = 1.0 - miss.get(p, 1.0)
+                        if hit:
+                            attack[sides[e]] = attack.get(sides[e], 0.0) + hit * value
         if yard:
             gate = counts.get(START_SQUARES[ci])
             if gate is not None and not gate.get(side) and any(
                     n >= 2 for s, n in gate.items() if s != side):
                 total -= w.locked * yard
         values[side] = values.get(side, 0.0) + total
+    for side, threat in attack.items():
+        values[side] = values.get(side, 0.0) + w.attack * threat
     return values
 
 
@@ -235,6 +253,7 @@ class MoveWeights(NamedTuple):
     danger: float  # times (hit chance x token value) at the destination
     escape: float  # times (hit chance x token value) left behind at the origin
     rollback: float  # a play after which the turn is rolled back
+    attack: float = 0.0  # times the moved token's (hit chance x value) on enemy lone tokens
 
 
 MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, safe=8.0, home=10.0, leave_block=4.0,
@@ -281,6 +300,8 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
                 score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
     if dest == HOME:
         return score + w.home
+    if w.attack and dest < LANE_FIRST:
+        score += w.attack * _threat_on(after, ci, dest, sides, side)
     here = _side_count(after.tokens, sides, side, dest) if dest < TRACK_LENGTH else 0
     if dest >= LANE_FIRST or IS_STAR[dest] or here >= 2:
         if origin == YARD or origin < LANE_FIRST:
@@ -302,6 +323,27 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
                     survive *= miss.get(origin, 1.0)
             score += w.escape * (1.0 - survive) * (14.0 + prog[origin + 1])
     return score
+
+
+def _threat_on(state: Any, ci: int, square: int, sides: tuple[int, ...], side: int) -> float:
+    """Expected value of the enemy lone tokens off the stars that colour ``ci``'s token on
+    ``square`` may land on next turn (hit chance x (14 + the victim's steps))."""
+    lone: dict[int, tuple[int, int]] = {}
+    crowd: set[int] = set()
+    for vi, toks in enumerate(state.tokens):
+        for p in toks:
+            if 0 <= p < TRACK_LENGTH and not IS_STAR[p]:
+                if p in lone or p in crowd:
+                    crowd.add(p)
+                    lone.pop(p, None)
+                else:
+                    lone[p] = (vi, p)
+    total = 0.0
+    for target, chance in THREAT_ROWS[ci][square + 1]:
+        hit = lone.get(target)
+        if hit is not None and sides[hit[0]] != side:
+            total += chance * (14.0 + _PROGRESS[hit[0]][hit[1] + 1])
+    return total
 
 
 def _side_count(tokens: tuple[tuple[int, ...], ...], sides: tuple[int, ...], side: int,
@@ -364,8 +406,9 @@ class GilgitiBot:
 
     reply_rolls = 2
     """Hard's opponent reply averages a second roll after a 6 (the generic players read it)."""
-    """Hard values every end of its turn after the next enemy's reply, whichever value it
-    plays first (the generic players read it)."""
+    reply_seats = 1
+    """How many seats after Hard's turn play their turn (Medium's policy) before the
+    evaluation (the generic players read it)."""
 
     def __init__(self, rules: GilgitiRules, weights: Weights = HARD,
                  fitted: Fitted | None = None) -> None:
@@ -376,6 +419,7 @@ class GilgitiBot:
         ``weights``; else the fitted chance of winning (:func:`fitted_evaluate`), which
         tools/gilgiti_tournament.py tries and which played worse (docs/bots.md)."""
         self.extra_roll = weights.extra_roll
+        self.move_weights = MOVE_WEIGHTS
 
     def evaluate(self, state: Any, seat: str) -> float:
         if self.fitted is None:
@@ -387,7 +431,7 @@ class GilgitiBot:
 
     def move_score(self, state: Any, action: Action, after: Any, events: list[Event],
                    context: Any) -> float:
-        return move_score(state, action, after, events, context)
+        return move_score(state, action, after, events, context, self.move_weights)
 
     def candidates(self, state: State) -> list[Action]:
         """The distinct plays after which every value left can still be played; every
