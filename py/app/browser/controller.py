@@ -298,7 +298,7 @@ class Controller:
         except IllegalAction as exc:
             self.screen.announce(str(exc))
             return False
-        self.selected, self.picker = None, []
+        self.drop_pending()
         self.screen.happened(events)
         self.show_notices(t, events)
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
@@ -386,6 +386,10 @@ class Controller:
             # goes there by itself, and a focus ring would look like a token picked)
             self.screen.focus_first("#board .token.movable, #choices button")
 
+    def drop_pending(self) -> None:
+        """Forget a picked value, an open picker and where the focus came from."""
+        self.selected, self.picker, self.pending_from = None, [], None
+
     def on_cancel_key(self, event: Any) -> bool:
         """Escape on the board, a picker's button or a value chip: cancel the picker."""
         if str(event.key) != "Escape" or not self.cancel_pending():
@@ -399,8 +403,8 @@ class Controller:
         t = self.table
         if t is None or (not self.picker and self.selected is None):
             return False
-        back, self.pending_from = self.pending_from, None
-        self.selected, self.picker = None, []
+        back = self.pending_from
+        self.drop_pending()
         self.draw()
         self.screen.announce(f"Choice cancelled. {self.prompt()}".strip())
         target = document.querySelector(back) if back else None

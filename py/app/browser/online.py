@@ -430,7 +430,7 @@ class OnlineController(Controller):
         except IllegalAction as exc:
             self.screen.announce(str(exc))
             return False
-        self.selected, self.picker = None, []
+        self.drop_pending()
         if actor != TABLE:
             self.draw()
         return True
@@ -440,7 +440,7 @@ class OnlineController(Controller):
         t = self.table
         if t is None:
             return
-        self.selected, self.picker = None, []
+        self.drop_pending()
         self.auto.cancel()
         room = self.online.room if self.online is not None else None
         if what == "sync":

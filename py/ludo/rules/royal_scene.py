@@ -31,10 +31,10 @@ from .base import (
 if TYPE_CHECKING:
     from .royal import RoyalRules, State
 
-ROLL_CHOICE_LABEL = "Throw the die"
-
 WORDING = Wording(verb="throw", past="threw", noun="throw")
 """The seed's language: players throw the die (prompts and the die's labels say so)."""
+
+ROLL_CHOICE_LABEL = f"{WORDING.verb.capitalize()} the die"
 
 LEAVE = Leave(
     "Quit this game?",
