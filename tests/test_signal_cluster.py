@@ -227,7 +227,7 @@ async def play(host: HostSide, guests: list[GuestSide], rnd: random.Random, unti
             last_version, last_change = table.version, time.monotonic()
         elif time.monotonic() - last_change > STALL_S:
             for guest in guests:  # messages were lost: ask for the record
-                guest.room.send("resync")
+                guest.room.ask_sync()  # as the page does: a sync it did not ask for is refused
                 guest.acted = None
             host_acted, last_change = None, time.monotonic()
         seat = table.seat_to_act
