@@ -298,11 +298,15 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
     page = _new_page(browser, server_url + "?turn_seconds=1&auto_delay=0")
     try:
         # what the screen reader is told, every text of it
-        page.evaluate("""() => { window.said = [];
+        # ... and what is said over the board
+        page.evaluate("""() => { window.said = []; window.noticed = [];
             new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(
                 n => window.said.push(n.textContent))))
               .observe(document.getElementById('announcer'),
-                       {childList: true, subtree: true}); }""")
+                       {childList: true, subtree: true});
+            const notice = document.getElementById('board-notice');
+            new MutationObserver(() => window.noticed.push(notice.textContent))
+              .observe(notice, {childList: true, subtree: true}); }""")
         start_game(page, ["red", "blue"], timer=True)
         assert page.is_visible("#timer")
         # a person short of time is told so (the bar turning red is not heard)
@@ -319,6 +323,12 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
         assert state.out[("red", "green", "yellow", "blue").index(loser)] == "eliminated"
         assert state.timeouts[("red", "green", "yellow", "blue").index(loser)] == 5
         assert "timeouts 5/5" in page.inner_text("#seats")
+        # a timeout and the elimination stand over the board, not only in the log
+        noticed = " | ".join(page.evaluate("window.noticed"))
+        name = loser.capitalize()
+        assert f"{name} ran out of time (5 of 5). {name} is out after a fifth timeout; their " \
+               "tokens are removed." in noticed, noticed
+        assert f"{name} ran out of time (1 of 5)." in noticed, noticed
         page.click("#winner-home")
         assert page.console_errors == []
     finally:

@@ -203,6 +203,9 @@ def test_the_board_shows_crown_and_feather_spaces_and_the_die_a_feather_lost(pag
     settle(page, "green")
     assert "Ada (red) threw a feather. A feather cannot pass a crown: the throw is lost." \
         in announced(page)
+    # over the board too, with the reason (the die has passed to green already)
+    assert page.text_content("#board-notice") == ("Ada (red) threw a feather: no move. A feather "
+                                                  "cannot pass a crown: the throw is lost.")
     assert state_of(page).tokens[0][0] == 8
     # the move log tells it too, with the throws drawn as little dice: crowns and feathers
     page.click("#btn-details")

@@ -26,6 +26,7 @@ from ludo import (
     NotationError,
     apply,
     auto_action,
+    describe,
     distinct_moves,
     legal_actions,
     move,
@@ -202,6 +203,15 @@ def test_rule03_a_six_with_no_legal_move_also_earns_another_roll():
     assert kinds(events) == ["rolled", "extra_roll"] and _extra(events) == ["six"]
     assert state.turn == "red" and state.phase == "roll" and state.sixes == 1
     assert toks(state, "red") == toks(start, "red")
+    # the die is back at "Roll" at once, so the event says why, over the board (`notice`)
+    assert events[1]["no_move"] is True and events[1]["notice"] is True
+    assert describe(state, events[1], {}) == "Red has no move with the 6 and rolls again."
+
+
+def test_rule03_an_extra_roll_after_a_move_is_not_a_notice():
+    state, events = play(load(tokens={"red": [10, Y, Y, Y]}), roll(6), move(0))
+    assert _extra(events) == ["six"]
+    assert not any(e.get("notice") or e.get("no_move") for e in events)
 
 
 def test_rule03_any_other_roll_with_no_legal_move_passes():
@@ -220,6 +230,7 @@ def test_rule04_third_six_is_discarded_and_the_die_passes_moves_from_first_two_s
     assert state.sixes == 2 and state.turn == "red"
     after, events = apply(state, roll(6))
     assert kinds(events) == ["rolled", "three_sixes", "turn"]
+    assert events[1]["notice"] is True  # the 6 is never seen on the die: say it over the board
     assert toks(after, "red") == [16, 36, Y, Y]  # the first two sixes' moves stay
     assert after.turn == "green" and after.phase == "roll"
     assert after.sixes == 0 and after.die is None

@@ -32,7 +32,8 @@ Y = "yard"
 def test_rule10_timeout_before_the_roll_rolls_and_plays_a_legal_move():
     state, events = apply(load(tokens={"red": [10, Y, Y, Y]}), timeout(4))
     assert kinds(events) == ["timeout", "rolled", "moved", "turn"]
-    assert events[0] == {"type": "timeout", "seat": "red", "count": 1}
+    # a timeout is shown over the board (`notice`): the player may not have seen it coming
+    assert events[0] == {"type": "timeout", "seat": "red", "count": 1, "notice": True}
     assert toks(state, "red") == [14, Y, Y, Y]
     assert js(state)["timeouts"]["red"] == 1 and state.turn == "green"
 
@@ -131,8 +132,8 @@ def test_rule10_fifth_timeout_removes_the_tokens_before_any_roll():
     start = load(tokens={"red": [10, 20, Y, Y]}, timeouts={"red": 4})
     state, events = apply(start, timeout())
     assert kinds(events) == ["timeout", "eliminated", "turn"]
-    assert events[0] == {"type": "timeout", "seat": "red", "count": 5}
-    assert events[1] == {"type": "eliminated", "seat": "red"}
+    assert events[0] == {"type": "timeout", "seat": "red", "count": 5, "notice": True}
+    assert events[1] == {"type": "eliminated", "seat": "red", "notice": True}
     data = js(state)
     assert data["tokens"]["red"] == [] and data["out"] == {"red": "eliminated"}
     assert data["timeouts"]["red"] == 5

@@ -318,16 +318,20 @@ class Controller:
         return True
 
     def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:
-        """Over the board, what a player must not miss: a turn undone or cancelled, and a
-        roll with no move (which passes the die at once, so its face was never seen)."""
+        """Over the board, what a player must not miss: the events marked ``notice`` (a turn
+        undone or cancelled, a timeout), and a roll with no move (which passes the die at once,
+        so its face was never seen), with the rule set's reason when it gives one."""
         notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
+        lost = [e for e in events if e.get("type") == "no_move"]
+        rolled = [text for e in events if e.get("type") == "rolled" for text in t.narrate([e])]
+        if lost and rolled:
+            why = t.narrate(lost[-1:]) if lost[-1].get("reason") else []
+            notices.append(" ".join([f"{rolled[-1].rstrip('.')}: no move.", *why]))
+            if len(notices) == 1:  # news rather than a warning
+                self.screen.show_notice(notices[0], NO_MOVE_NOTICE_MS * (1 + len(why)), quiet=True)
+                return
         if notices:
             self.screen.show_notice(" ".join(notices))
-        elif any(e.get("type") == "no_move" for e in events):
-            rolled = [text for e in events if e.get("type") == "rolled" for text in t.narrate([e])]
-            if rolled:
-                self.screen.show_notice(f"{rolled[-1].rstrip('.')}: no move.", NO_MOVE_NOTICE_MS,
-                                        quiet=True)
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

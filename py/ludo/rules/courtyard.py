@@ -454,7 +454,7 @@ class CourtyardRules:
             events.append({"type": "rolled", "seat": turn, "value": value})
         if sixes == SIXES_LIMIT:
             if events is not None:
-                events.append({"type": "three_sixes", "seat": turn})
+                events.append({"type": "three_sixes", "seat": turn, "notice": True})
             return self._next_turn(rules, seats, tokens, turn, unlocked, timeouts, out,
                                    winner, seed_state, events)
         ci = COLOUR_INDEX[turn]
@@ -465,7 +465,9 @@ class CourtyardRules:
                                       unlocked, timeouts, out, winner, seed_state))
         if value == 6:  # a six with no legal move still earns another roll
             if events is not None:
-                events.append({"type": "extra_roll", "seat": turn, "reason": "six"})
+                # the die shows "Roll" again at once: say why, or the 6 goes unseen
+                events.append({"type": "extra_roll", "seat": turn, "reason": "six",
+                               "no_move": True, "notice": True})
             return _new_state(State, (rules, seats, tokens, turn, "roll", None, sixes, unlocked,
                                       timeouts, out, winner, seed_state))
         # _next_turn, written out: in the opening most rolls end here
@@ -581,7 +583,7 @@ class CourtyardRules:
         timeouts = state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:]
         state = state._replace(timeouts=timeouts)
         if events is not None:
-            events.append({"type": "timeout", "seat": colour, "count": count})
+            events.append({"type": "timeout", "seat": colour, "count": count, "notice": True})
         if count >= MAX_TIMEOUTS:
             # the fifth timeout removes the seat before any roll or move
             return self._remove_seat(state, colour, "eliminated", events)
@@ -605,7 +607,7 @@ class CourtyardRules:
         tokens = state.tokens[:si] + ((),) + state.tokens[si + 1:]
         out = state.out[:si] + (reason,) + state.out[si + 1:]
         if events is not None:
-            events.append({"type": reason, "seat": seat})  # "quit" or "eliminated"
+            events.append(left_event(seat, reason))
         state = state._replace(tokens=tokens, out=out)
         remaining = self.active_seats(state)
         if len(remaining) == 1:
@@ -644,6 +646,15 @@ class CourtyardRules:
     def from_json(self, data: dict[str, Any]) -> State:
         """Parse and check a position; every error names its field."""
         return _PositionReader(self, data).read()
+
+
+def left_event(seat: str, reason: str) -> Event:
+    """The event of a seat leaving the match: ``reason`` is "quit" or "eliminated". An
+    elimination is the clock's doing, easy to miss mid-game: it carries ``notice``."""
+    event: Event = {"type": reason, "seat": seat}
+    if reason == "eliminated":
+        event["notice"] = True
+    return event
 
 
 def normalise_seats(seats: Any, min_players: int = 2, max_players: int = 4) -> tuple[str, ...]:

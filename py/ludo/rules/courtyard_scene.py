@@ -202,6 +202,8 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "reached_home":
         return f"{who} got token {event['token'] + 1} home."
     if kind == "extra_roll":
+        if event.get("no_move"):
+            return f"{who} has no move with the 6 and rolls again."
         reason = _REASONS.get(event.get("reason", ""), "")
         return f"{who} rolls again" + (f" for {reason}." if reason else ".")
     if kind == "three_sixes":

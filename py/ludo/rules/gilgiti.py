@@ -756,7 +756,7 @@ class GilgitiRules:
         count = state.timeouts[ci] + 1
         state = state._replace(timeouts=state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:])
         if events is not None:
-            events.append({"type": "timeout", "seat": seat, "count": count})
+            events.append({"type": "timeout", "seat": seat, "count": count, "notice": True})
         while state.phase == "roll" and state.turn == seat:
             state = self._roll(state, None, events)
         while state.phase == "move" and state.turn == seat:

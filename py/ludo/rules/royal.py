@@ -49,7 +49,7 @@ from ..geometry import (
 )
 from . import royal_scene
 from .base import POSITION_FORMAT, Board, BotFeatures, Choice, Event, Names, Option, Scene
-from .courtyard import MAX_TIMEOUTS, SEATS_BY_PLAYERS, normalise_seats
+from .courtyard import MAX_TIMEOUTS, SEATS_BY_PLAYERS, left_event, normalise_seats
 
 MEN_PER_SEAT = 4
 POSITION_VERSION = 1
@@ -814,7 +814,7 @@ class RoyalRules:
         count = state.timeouts[ci] + 1
         state = state._replace(timeouts=state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:])
         if events is not None:
-            events.append({"type": "timeout", "seat": colour, "count": count})
+            events.append({"type": "timeout", "seat": colour, "count": count, "notice": True})
         if count >= MAX_TIMEOUTS:
             return self._remove_seat(state, colour, "eliminated", events)
         if state.phase == "roll":
@@ -838,7 +838,7 @@ class RoyalRules:
         # its riders leave with it; a man it carried stays on that space, alone
         riders = tuple(r for r in state.riders if r[0] != si and r[2] != si)
         if events is not None:
-            events.append({"type": reason, "seat": seat})
+            events.append(left_event(seat, reason))
         state = state._replace(tokens=tokens, out=out, riders=riders)
         remaining = self.active_seats(state)
         if len(remaining) == 1:
