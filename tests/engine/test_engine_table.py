@@ -97,8 +97,11 @@ def test_rule10_timeout_third_six_is_discarded():
     ("furthest along", "red", [10, 30, 20, Y], {}, 4, 1),
     ("furthest along from its own start", "green", [10, 20, Y, Y], {}, 4, 0),
     ("lane counts as further than the track", "red", ["red-lane-1", 45, Y, Y], {}, 2, 0),
-    ("the first lane square ties with the last track square", "red",
-     [51, "red-lane-1", "home", "home"], {}, 1, 0),
+    # red's entrance is 50; a token on 51 has passed it and has a whole lap to go
+    ("past its entrance is a lap behind the lane", "red",
+     [51, "red-lane-1", "home", "home"], {}, 3, 1),
+    ("past its entrance is behind the track too", "red", [45, 51, Y, "home"], {}, 2, 0),
+    ("its entrance is the last track square", "red", [49, 50, "home", "home"], {}, 2, 1),
     ("ties go to the lowest token", "red", [Y, 20, 20, Y], {}, 3, 1),
     ("home ties go to the lowest token", "red", [20, "red-lane-2", "red-lane-2", Y], {}, 4, 1),
     ("safe square is no capture", "red", [40, 5, Y, Y], {"green": [8, Y, Y, Y]}, 3, 0),

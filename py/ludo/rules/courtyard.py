@@ -355,17 +355,21 @@ class CourtyardRules:
         """The token a timeout plays with ``die`` (None when no move is legal).
 
         Policy, in order: a move that gets a token home; a capture; entering a
-        token from the yard; otherwise the token furthest along.  Ties go to
-        the lowest token number.  Deterministic, so every peer agrees.
+        token from the yard; otherwise the token furthest along, that is nearest
+        home (a token on the one square past its entrance has a whole lap ahead:
+        it counts as the start of a lap).  Ties go to the lowest token number.
+        Deterministic, so every peer agrees.
         """
         best_key: tuple[int, ...] | None = None
         best = None
         for token, pos, dest in self.targets(state, die):
+            along = progress(state.turn, pos)
             key = (
                 dest == HOME,
                 self._captures_at(state, dest) != [],
                 pos == YARD,
-                progress(state.turn, pos),
+                # past the entrance: a lap to go
+                0 if along == TRACK_LENGTH and pos < LANE_FIRST else along,
                 -token,
             )
             if best_key is None or key > best_key:
