@@ -130,3 +130,15 @@ def test_rule_sets_describe_themselves(name: str) -> None:
         assert len(rules.seating(n)) == n
     empty = rules.board(None)
     assert empty.cells and empty.size > 0
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_a_seat_s_timeouts_are_shown_once_it_has_one(name: str) -> None:
+    # with the clock off (or before any timeout) a count that cannot change says nothing
+    rules = rules_for(name)
+    state = rules.new_game(rules.seating(2), 7)
+    assert not any("timeout" in fact for seat in rules.scene(state).seats for fact in seat.facts)
+    seat = state.turn
+    after, _ = apply(state, Action("timeout"))
+    facts = next(s.facts for s in rules.scene(after).seats if s.colour == seat)
+    assert any(fact.startswith("timeouts 1") for fact in facts), facts

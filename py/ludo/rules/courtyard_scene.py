@@ -91,7 +91,9 @@ def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
         ci = _colour_index(colour)
         out = state.out[ci]
         home = sum(1 for p in state.tokens[ci] if p == HOME)
-        facts = [out if out else f"{home}/4 home", f"timeouts {state.timeouts[ci]}/5"]
+        facts = [out if out else f"{home}/4 home"]
+        if state.timeouts[ci]:  # none yet (or no clock at all): nothing to say
+            facts.append(f"timeouts {state.timeouts[ci]}/5")
         if rules.capture_to_unlock and colour in state.unlocked:
             facts.append("lane open")
         status = out or ("finished" if home == 4 else "playing")

@@ -186,7 +186,9 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
         out = state.out[ci]
         men = state.tokens[ci]
         home = sum(1 for p in men if p == r.HOME)
-        facts = [out if out else f"{home}/4 home", f"timeouts {state.timeouts[ci]}/5"]
+        facts = [out if out else f"{home}/4 home"]
+        if state.timeouts[ci]:  # none yet (or no clock at all): nothing to say
+            facts.append(f"timeouts {state.timeouts[ci]}/5")
         if not out and all(p in (r.BALK, r.HOME) for p in men) and home < 4:
             facts.append("needs a crown")
         carried = sum(1 for _, _, cc, _ in state.riders if cc == ci)
