@@ -166,13 +166,13 @@ def test_rollback_and_team_sentences():
     start = gload(phase="move", rolled=[6, 2], tokens={"red": ["red-lane-4"] + ["home"] * 3})
     _, events = apply(start, mv("red", 0, 2))
     (back,) = [e for e in events if e["type"] == "rolled_back"]
-    assert describe("gilgiti", back, {}) == "Red is stuck with a 6 — the whole turn goes back."
+    assert describe("gilgiti", back, {}) == ("Red has no move left for the 6, so the whole turn "
+                                             "goes back: everything played this turn is undone.")
     # a turn that goes back is a notice on screen; the undone play hops nowhere
     assert back["notice"] is True
     assert all("path" not in e for e in events)
     nothing = {"type": "rolled_back", "seat": "green", "values": [3], "played": 0}
-    assert describe("gilgiti", nothing, {}) == ("Green has no legal move with a 3 — the turn "
-                                                "passes.")
+    assert describe("gilgiti", nothing, {}) == "Green has no move with a 3: the turn passes."
     won = {"type": "won", "seat": "red", "seats": ["red", "yellow"]}
     assert describe("gilgiti", won, {"red": "Ann"}) == "Ann (red) and Yellow win the game!"
     finished = {"type": "finished", "seat": "red", "partner": "yellow"}

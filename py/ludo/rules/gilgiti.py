@@ -599,10 +599,10 @@ class GilgitiRules:
         unplayed = tuple(sorted(rolled))
         state = _new_state(State, (rules, seats, teams, tokens, turn, "move", rolled, unplayed,
                                    tokens, resting, timeouts, quit_, winners, seed_state))
+        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
+            return self._roll_back(state, events)  # nothing to play: no "to play" first
         if events is not None:
             events.append({"type": "to_play", "seat": turn, "values": list(rolled)})
-        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
-            return self._roll_back(state, events)
         return state
 
     def _decode(self, state: State, action: Action) -> Play:

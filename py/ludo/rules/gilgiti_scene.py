@@ -336,8 +336,10 @@ def describe(event: Event, names: Names) -> str | None:
         values = event["values"]
         chips = " and a ".join(str(v) for v in values)
         if event["played"]:
-            return f"{who} is stuck with a {chips} — the whole turn goes back."
-        return f"{who} has no legal move with a {chips} — the turn passes."
+            left = " and the ".join(str(v) for v in values)
+            return (f"{who} has no move left for the {left}, so the whole turn goes back: "
+                    "everything played this turn is undone.")
+        return f"{who} has no move with a {chips}: the turn passes."
     if kind == "finished":
         return (f"{who} has all four tokens home and rests one turn; then {who} plays "
                 f"{name_of(event['partner'], names)}'s tokens.")
