@@ -393,6 +393,23 @@ def test_stacks_no_strike_on_a_block_of_another_size_or_pattern():
         assert strikes(state) == set(), tokens
 
 
+def test_stacks_a_stack_is_every_token_of_the_side_on_the_square():
+    pair = strike([("red", 0), ("red", 1)], 4)
+    alone = gload(teams=True, phase="move", rolled=[4],
+                  tokens={"red": [10, 10, 30, "yard"], "green": [14, 14, "yard", "yard"]})
+    assert pair in distinct_moves(alone)
+    # a partner's token beside the pair makes it a 2+1 mixed stack: no pair strikes
+    beside = gload(teams=True, phase="move", rolled=[4],
+                   tokens={"red": [10, 10, 30, "yard"], "yellow": [10, "yard", "yard", "yard"],
+                           "green": [14, 14, "yard", "yard"]})
+    assert strikes(beside) == set()
+    # three reds cannot split off a pair to strike a green pair
+    three = gload(phase="move", rolled=[4],
+                  tokens={"red": [10, 10, 10, 30], "green": [14, 14, "yard", "yard"]})
+    assert strikes(three) == set()
+    assert {a.tokens for a in legal_actions(three)} == {None}
+
+
 def test_stacks_the_struck_block_goes_back_to_its_yards():
     tokens = {"red": [10, "yard", "yard", "yard"], "yellow": [10, "yard", "yard", "yard"],
               "green": [14, "yard", "yard", "yard"], "blue": [14, 40, "yard", "yard"]}
