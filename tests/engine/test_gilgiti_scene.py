@@ -182,6 +182,15 @@ def test_rollback_and_team_sentences():
     assert "Yellow's token 2" in describe("gilgiti", moved, {})
 
 
+def test_the_rules_page_says_a_stack_is_every_token_of_your_side_on_the_square():
+    # players meet this reading (a partner's token beside a pair changes its pattern):
+    # the rules page tells them, so it is not taken for a bug
+    stacks = dict(GILGITI.help.rules)["Stacks strike together — only together."]
+    assert "A stack is every token of your side on that square" in stacks
+    assert "three reds cannot strike a green pair" in stacks
+    assert "a red pair with a yellow token beside it is a 2+1 mixed stack" in stacks
+
+
 def test_the_rules_page_and_the_leave_dialog_use_the_seeds_words():
     text = " ".join([GILGITI.help.lead] + [t + " " + b for t, b in GILGITI.help.rules]
                     + list(GILGITI.help.notes))

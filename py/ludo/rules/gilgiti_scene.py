@@ -64,7 +64,9 @@ HELP = Help(
         ("Stacks strike together — only together.", "A stack cannot wander around as a group. "
          "It moves as one unit for exactly one purpose: landing on an enemy block that matches "
          "it exactly — same size, same colour pattern (2 same-colour takes 2 same-colour; 2+1 "
-         "mixed takes 2+1 mixed). The struck block goes back to its yards. Otherwise tokens "
+         "mixed takes 2+1 mixed). A stack is every token of your side on that square: three "
+         "reds cannot strike a green pair, and in teams a red pair with a yellow token beside "
+         "it is a 2+1 mixed stack. The struck block goes back to its yards. Otherwise tokens "
          "move one at a time. A lone enemy token can only ever be taken by a single token."),
         ("Stars.", "The 8 stars (the 4 entry stars and 4 more) are safe ground — no captures "
          "ever happen there. But a star held by an enemy block is closed: you can't land on it "
@@ -85,8 +87,8 @@ HELP = Help(
          "the start screen."),
         ("The clock.", "Off unless you switch it on (online rooms always run it). With it, a "
          "player who lets 30 seconds pass has the turn played for them: the dice are rolled "
-         "and every value is played by the Easy computer's choices. Timeouts are counted, and "
-         "never remove anyone."),
+         "and every value is played by the Easy computer's choices, in an order that plays "
+         "them all whenever there is one. Timeouts are counted, and never remove anyone."),
     ),
     notes=("Pass the phone around — each player taps their own dice box to roll.",),
 )
