@@ -43,7 +43,7 @@ def test_blocks_are_drawn_as_stacks_with_their_count_bottom_first():
     assert stacks["30"].kind == "group" and len(stacks["30"].pieces) == 1
     assert stacks["red-home"].kind == "group"
     assert stacks["red-yard-2"].pieces[0].id == "red-2"
-    assert "on square 10" in block.pieces[0].label
+    assert "on square 11" in block.pieces[0].label  # spoken from 1
 
 
 def test_seats_show_teams_resting_and_playing_for_the_partner():
