@@ -419,8 +419,8 @@ def test_s19_or_climb_on_top_reversing_the_double():
 
 def test_s19_may_also_play_the_crown_as_an_ordinary_move():
     # "he may send the double back ... or place himself on top": he is not obliged to; the
-    # crown can be played as usual instead (the double still moves in preference), and that
-    # spends the pair of crowns as a choice would
+    # crown can be played as usual instead (the double still moves in preference); he keeps
+    # the double, and that crown counts as the first of the next pair
     state = load(crowns=1, turn="green",
                  men={"red": [20, "balk", "balk", "balk"], "green": [20, "green-lane-5", "home",
                                                                     "balk"],
@@ -435,15 +435,33 @@ def test_s19_may_also_play_the_crown_as_an_ordinary_move():
     moved, events = play(after, move(0))
     assert men(moved, "green")[0] == 26 and men(moved, "red")[0] == 26
     assert doubles(moved) == [{"carrier": ["green", 0], "rider": ["red", 0]}]
-    assert moved.phase == "roll" and moved.turn == "green" and moved.crowns == 0
+    assert moved.phase == "roll" and moved.turn == "green" and moved.crowns == 1
     assert kinds(events) == ["moved", "extra_roll"]
     assert parse_position(format_position(moved)) == moved  # the position reads back
-    # a third crown is the first of a new pair: an ordinary crown, the double moves on
+
+
+def test_s19_a_crown_right_after_a_crown_played_as_a_move_is_again_two_crowns_in_succession():
+    # crowns 2 and 3 are also "two crowns in succession" while the carrier still carries the
+    # double: playing crown 2 as a move does not use the pair up (only sending back or
+    # climbing on top does)
+    state = load(crowns=1, turn="green",
+                 men={"red": [14, "balk", "balk", "balk"], "green": [14, 30, "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])
+    second, _ = throw(state, "crown")
+    assert second.phase == "choose"
+    moved, _ = play(second, move(0))  # crown 2 as a move: the double goes on to 26
+    assert men(moved, "green")[0] == 26 and doubles(moved) != [] and moved.crowns == 1
     third, events = throw(moved, "crown")
-    assert third.phase == "move" and third.crowns == 1
-    fourth, events = play(third, move(0), Action("roll", value="crown"))
-    assert fourth.phase == "choose"
-    assert men(fourth, "yellow")[0] == "balk"  # the double came to yellow's man on 39
+    assert third.phase == "choose" and third.crowns == 2
+    assert kinds(events) == ["rolled", "two_crowns"]
+    assert legal_actions(third) == [Action("send_back", token=0), Action("reverse", token=0),
+                                    move(0)]
+    # crown 3 played as a move too: crown 4 gives the choice once more
+    fourth, _ = play(third, move(0), Action("roll", value="crown"))
+    assert men(fourth, "green")[0] == 39 and fourth.phase == "choose"
+    # a choice made uses the pair up: the next crown is the first of a new pair
+    after, _ = play(fourth, Action("reverse", token=0))
+    assert after.crowns == 0
 
 
 def test_s19_crowns_in_succession_are_counted_within_the_turn():

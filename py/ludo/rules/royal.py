@@ -194,7 +194,10 @@ class State(NamedTuple):
     turn: str
     phase: str  # "roll", "move", "choose" (two crowns: send back or reverse) or "over"
     die: int | str | None  # the throw waiting to be played
-    crowns: int  # crowns thrown in succession this turn, not yet spent on a two-crowns choice
+    # crowns thrown in succession this turn towards a carrier's pair: sending the rider back or
+    # climbing on top uses the pair up (0); a second crown played as a move keeps the double
+    # and counts as the first of the next pair (1)
+    crowns: int
     timeouts: tuple[int, ...]
     out: tuple[str | None, ...]  # None, "quit" or "eliminated"
     winner: str | None
@@ -591,8 +594,10 @@ class RoyalRules:
             return self._move(state, action.token, events)
         if kind == "move" and phase == "choose":
             # after two crowns the carrier "may" send back or climb on top: he may also play
-            # the crown as an ordinary move, which spends the pair like a choice would
-            return self._move(state._replace(crowns=0), action.token, events)
+            # the crown as an ordinary move. That keeps the double, so the crown counts as the
+            # first of the next pair: a crown thrown straight after it is again "two crowns in
+            # succession" (only sending back or climbing on top uses the pair up)
+            return self._move(state._replace(crowns=1), action.token, events)
         if phase == "over":
             raise IllegalAction("the game is over")
         if kind in ("send_back", "reverse"):
