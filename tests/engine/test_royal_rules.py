@@ -464,6 +464,35 @@ def test_s19_a_crown_right_after_a_crown_played_as_a_move_is_again_two_crowns_in
     assert after.crowns == 0
 
 
+def test_s19_the_two_crowns_sentence_names_only_the_options_offered():
+    # red carries two doubles: the one on 20 can play the crown (to 26), the one on 10 cannot
+    # (13 holds a double); red has no other man. Either rider may be sent back; red may climb
+    # on Green man 2 only (climbing on Green man 1 would leave the double on 10, which cannot
+    # play the crown, as red's only other man); the crown may be played as a move (the double
+    # on 20)
+    state = load(crowns=1, men={"red": [20, 10, "home", "home"],
+                                "green": [20, 10, "balk", "balk"],
+                                "yellow": [13, "balk", "balk", "balk"],
+                                "blue": [13, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0)), (("red", 1), ("green", 1)),
+                          (("yellow", 0), ("blue", 0))])
+    after, events = throw(state, "crown")
+    assert legal_actions(after) == [Action("send_back", token=0), Action("send_back", token=1),
+                                    Action("reverse", token=1), move(0)]
+    assert events[1] == {"type": "two_crowns", "seat": "red",
+                         "riders": [["green", 0], ["green", 1]],
+                         "send_back": [["green", 0], ["green", 1]],
+                         "reverse": [["green", 1]], "move": True}
+    assert told(events) == ("Red threw a crown. Two crowns in succession: Red may send Green "
+                            "man 1 or Green man 2 back to balk, climb on top of Green man 2, or "
+                            "play the crown as a move.")
+    assert [c.label for c in choices(after) if not c.pieces] == [
+        "Send Green man 1 back to balk", "Send Green man 2 back to balk",
+        "Climb on top of Green man 2"]
+    assert_illegal(after, Action("roll"), "must first play the second crown: send a rider to "
+                   "balk, climb on top, or move a man")
+
+
 def test_s19_crowns_in_succession_are_counted_within_the_turn():
     state = load(**CARRYING)  # first crown of the turn: the double moves, no choice yet
     after, _ = throw(state, "crown")
@@ -483,6 +512,23 @@ def test_s20_the_rider_must_go_to_balk_if_the_carrier_has_no_other_man_to_move()
     assert events[1]["reason"] == "two_crowns_forced"
     assert men(after, "green")[0] == "balk" and after.phase == "roll" and after.turn == "red"
     assert "must go back to balk" in R.describe(events[1], {})
+
+
+def test_s20_carrying_two_doubles_with_no_other_man_to_move_one_rider_must_go_to_balk():
+    # neither double can play the crown (from 5 and 6 green's next crown space is his home
+    # crown, where a double never goes) and green has no other man: one rider must go, green
+    # picks which; nothing else is offered, and the sentence says no more than that
+    state = load(turn="green", crowns=1, men={"red": [5, 6, "balk", "balk"],
+                                              "green": [5, 6, "home", "home"]},
+                 doubles=[(("green", 0), ("red", 0)), (("green", 1), ("red", 1))])
+    after, events = throw(state, "crown")
+    assert legal_actions(after) == [Action("send_back", token=0), Action("send_back", token=1)]
+    assert told(events) == ("Green threw a crown. Two crowns in succession: Green must send Red "
+                            "man 1 or Red man 2 back to balk.")
+    assert [c.label for c in choices(after)] == ["Send Red man 1 back to balk",
+                                                 "Send Red man 2 back to balk"]
+    assert_illegal(after, Action("roll"), "must first play the second crown: send a rider to "
+                   "balk$")
 
 
 def test_s20_a_man_in_the_balk_that_the_crown_could_start_is_another_man_to_move():

@@ -607,8 +607,8 @@ class RoyalRules:
             return self._choose(state, kind, action.token, events)
         if kind == "roll":
             if phase == "choose":
-                raise IllegalAction(f"{state.turn} must first play the second crown: send the "
-                                    "rider to balk, climb on top, or move a man")
+                raise IllegalAction(f"{state.turn} must first play the second crown: "
+                                    + royal_scene.either(self._choose_words(state)))
             raise IllegalAction(f"{state.turn} must move a man before throwing again")
         if kind == "move":
             raise IllegalAction(f"{state.turn} must throw before moving")
@@ -644,8 +644,7 @@ class RoyalRules:
                 # "the double must go to balk if his carrier has no other man to move"
                 return self._choose(state, "send_back", options[0][1], events, forced=True)
             if events is not None:  # says what the choice is about (the screen offers it)
-                events.append({"type": "two_crowns", "seat": turn, "riders": [
-                    [COLOURS[rc], rt] for rc, rt, cc, _ in state.riders if cc == ci]})
+                events.append(self._two_crowns_event(state, ci, options))
             return state._replace(phase="choose")
         if self._plays(state.tokens, state.riders, ci, face):
             return state._replace(phase="move")
@@ -655,6 +654,30 @@ class RoyalRules:
         if face == CROWN:
             return self._extra_throw(state, events)
         return self._next_turn(state, events)
+
+    def _choose_words(self, state: State) -> list[str]:
+        """What the player to act may do with his second crown, in words (only what is
+        offered)."""
+        kinds = [kind for kind, _ in self.two_crown_options(state)]
+        several = kinds.count("send_back") > 1
+        words = [f"send {'a' if several else 'the'} rider to balk"]
+        if "reverse" in kinds:
+            words.append("climb on top")
+        if self.plays(state):
+            words.append("move a man")
+        return words
+
+    def _two_crowns_event(self, state: State, ci: int,
+                          options: list[tuple[str, int]]) -> Event:
+        """The ``two_crowns`` event, naming exactly the options offered: the riders that may be
+        sent back, those the carrier may climb on, and whether the crown may be played as a
+        move."""
+        rider_of = {ct: [COLOURS[rc], rt] for rc, rt, cc, ct in state.riders if cc == ci}
+        return {"type": "two_crowns", "seat": state.turn,
+                "riders": [rider_of[ct] for ct in sorted(rider_of)],
+                "send_back": [rider_of[t] for kind, t in options if kind == "send_back"],
+                "reverse": [rider_of[t] for kind, t in options if kind == "reverse"],
+                "move": bool(self._plays(state.tokens, state.riders, ci, CROWN))}
 
     def _why_lost(self, state: State, ci: int, face: int) -> str:
         mine = state.tokens[ci]

@@ -297,6 +297,35 @@ LOST_REASONS = {
 }
 
 
+def either(words: list[str], conjunction: str = "or") -> str:
+    """"a", "a or b", "a, b, or c"."""
+    if len(words) <= 2:
+        return f" {conjunction} ".join(words)
+    return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
+
+
+def two_crowns_sentence(event: Event, names: Names) -> str:
+    """The two-crowns choice in words, naming only the options offered (the event lists them:
+    riders to send back, riders to climb on, and whether the crown may be played as a move)."""
+    who = name_of(event["seat"], names)
+    riders = event["riders"]
+
+    def men(listed: list[list]) -> str:
+        return either([f"{name_of(c, names)} man {t + 1}" for c, t in listed])
+
+    # an event without the option fields (from before they were added) offered all three
+    send = event.get("send_back", riders)
+    reverse = event.get("reverse", riders)
+    parts = [f"send {men(send)} back to balk"] if send else []
+    if reverse:
+        parts.append("climb on top" if len(riders) == 1 else f"climb on top of {men(reverse)}")
+    if event.get("move", True):
+        parts.append("play the crown as a move")
+    if len(parts) == 1:
+        return f"Two crowns in succession: {who} must {parts[0]}."
+    return f"Two crowns in succession: {who} may {either(parts)}."
+
+
 def describe(event: Event, names: Names) -> str | None:
     """One sentence for an event, or None for events not worth a line."""
     kind = event["type"]
@@ -343,9 +372,7 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "no_move":  # the "rolled" event before it has said who threw what
         return LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"]) + "."
     if kind == "two_crowns":
-        riders = " and ".join(f"{name_of(c, names)} man {t + 1}" for c, t in event["riders"])
-        return (f"Two crowns in succession: {who} may send {riders} back to balk, climb on "
-                "top, or play the crown as a move.")
+        return two_crowns_sentence(event, names)
     if kind == "timeout":
         return f"{who} ran out of time (timeout {event['count']} of 5)."
     if kind == "eliminated":
