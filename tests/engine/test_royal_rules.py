@@ -180,6 +180,16 @@ def test_s04_throws_do_nothing_until_a_crown():
                             "one: the throw is lost.")
 
 
+def test_s04_a_throw_lost_with_men_home_and_the_rest_in_the_balk_does_not_say_none_is_out():
+    # three men home, one in the balk: men have been out, so "No man is out yet" would be false
+    state = load(men={"red": ["balk", "home", "home", "home"]})
+    after, events = throw(state, 3)
+    assert kinds(events) == ["rolled", "no_move", "turn"]
+    assert events[1]["reason"] == "in_balk"
+    assert told(events) == ("Red threw a 3. Every man not yet home is in the balk, and only a "
+                            "crown starts one: the throw is lost.")
+
+
 def test_s05_the_first_crown_places_a_man_on_the_starting_point():
     state = R.new_game(COLOURS, 1)
     after, events = throw(state, "crown")
@@ -587,6 +597,19 @@ def test_s22_a_double_never_goes_onto_the_home_crown():
     assert distinct_moves(after) == [move(1), move(2)]
 
 
+def test_s22_a_crown_lost_because_the_double_cannot_go_onto_the_home_crown_says_so():
+    # red carries green's man on 45: red's next crown space is his home crown, where a double
+    # never goes; red has no other man out, so the crown is lost, and the player is told why
+    state = load(men={"red": [45, "home", "home", "home"], "green": [45, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    after, events = throw(state, "crown")
+    assert kinds(events) == ["rolled", "no_move", "extra_roll"]
+    assert events[1]["reason"] == "double_home" and "also" not in events[1]
+    assert told(events) == ("Red threw a crown. A double cannot go onto the home crown: the "
+                            "throw is lost. A crown: Red throws again.")
+    assert men(after, "red")[0] == 45 and after.crowns == 1
+
+
 def test_s23_with_all_other_men_home_the_rider_plays_down_and_round():
     state = load(turn="green", men={"red": [20, "balk", "balk", "balk"],
                                     "green": ["red-lane-3", "home", "home", "home"]})
@@ -673,6 +696,31 @@ def test_s27_with_no_other_man_to_move_the_throw_is_lost():
     assert told(events) == "Red threw a 2. No man can move: the throw is lost."
 
 
+def test_s27_a_lost_throw_names_every_cause_whatever_else_is_in_the_balk():
+    # red: a man waiting in green's column (red's other men are not all home), one in the
+    # balk whose starting point holds a green-blue double; a crown: both are why it is lost
+    state = load(men={"red": ["green-lane-2", "balk", "home", "home"],
+                      "green": [0, "balk", "balk", "balk"], "blue": [0, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("blue", 0))])
+    after, events = throw(state, "crown")
+    assert kinds(events) == ["rolled", "no_move", "extra_roll"]
+    assert events[1]["reason"] == "start_held" and events[1]["also"] == ["waiting"]
+    assert told(events) == (
+        "Red threw a crown. A double holds the starting point, so no man can start, and a man "
+        "left in another colour's column waits there until all the player's other men are "
+        "home: the throw is lost. A crown: Red throws again.")
+    # with men in the balk, a number lost to the waiting man says so too
+    after, events = throw(state, 2)
+    assert events[1]["reason"] == "waiting" and "also" not in events[1]
+    # a cause for some men, and others blocked: the feather cannot pass 13 from 8 or 10, and
+    # the man on 5 would land on his own man on 8
+    state = load(men={"red": [5, 8, 10, "balk"]})
+    after, events = throw(state, "feather")
+    assert events[1]["reason"] == "feather" and events[1]["also"] == ["blocked"]
+    assert told(events) == ("Red threw a feather. A feather cannot pass a crown, and no other man "
+                            "can move: the throw is lost.")
+
+
 # -- home colours and winning -------------------------------------------------------------
 
 
@@ -694,7 +742,11 @@ def test_s28_only_a_crown_reaches_the_home_crown_and_a_feather_is_no_use_there()
         after, events = throw(state, face)
         assert events[1]["type"] == "no_move", face
     after, events = throw(state, "feather")
-    assert events[1]["reason"] == "feather"
+    # the lost feather says why in the column's own words (the home crown comes before any
+    # feather space, but "cannot pass a crown" would suggest a crown to get past)
+    assert events[1]["reason"] == "feather_column" and "also" not in events[1]
+    assert told(events) == ("Red threw a feather. A feather cannot be used in the home column: "
+                            "the throw is lost.")
     after, events = play(state, Action("roll", value="crown"), move(0))
     assert men(after, "red")[0] == "home"
 

@@ -71,6 +71,10 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
+LOST_ORDER = ("start_held", "waiting", "double_home", "feather", "feather_column", "blocked")
+"""The causes of a lost throw, most telling first (a no_move event's ``reason``, then ``also``);
+``no_man_out`` and ``in_balk`` stand alone (no man on the board)."""
+
 
 def lane_place(colour_index: int, space: int) -> int:
     """The place of space ``space`` (1 = nearest the track .. 5) of a colour's home column."""
@@ -649,8 +653,11 @@ class RoyalRules:
         if self._plays(state.tokens, state.riders, ci, face):
             return state._replace(phase="move")
         if events is not None:
-            events.append({"type": "no_move", "seat": turn, "value": value,
-                           "reason": self._why_lost(state, ci, face)})
+            reasons = self._why_lost(state, ci, face)
+            event: Event = {"type": "no_move", "seat": turn, "value": value, "reason": reasons[0]}
+            if len(reasons) > 1:
+                event["also"] = reasons[1:]
+            events.append(event)
         if face == CROWN:
             return self._extra_throw(state, events)
         return self._next_turn(state, events)
@@ -679,17 +686,41 @@ class RoyalRules:
                 "reverse": [rider_of[t] for kind, t in options if kind == "reverse"],
                 "move": bool(self._plays(state.tokens, state.riders, ci, CROWN))}
 
-    def _why_lost(self, state: State, ci: int, face: int) -> str:
+    def _why_lost(self, state: State, ci: int, face: int) -> list[str]:
+        """Why no man of colour ``ci`` can play ``face`` (the throw is lost): every cause, most
+        telling first (royal_scene.LOST_REASONS words each). Each man's cause is found as
+        :meth:`_find_plays` would refuse him; "needs a crown" for men in the balk is said only
+        when no man is on the board (otherwise the men out say why)."""
         mine = state.tokens[ci]
-        if all(p == BALK or p == HOME for p in mine):
-            # a crown would start a man: only a double on the starting point stops it
-            return "start_held" if face == CROWN and BALK in mine else "no_man_out"
-        if (face != CROWN or BALK not in mine) and not all_others_home(ci, mine) and all(
-                is_waiting(ci, p) for p in mine if p not in (BALK, HOME)):
-            return "waiting"
-        if face == FEATHER and any(FEATHER_STOPPED[ci][p] for p in mine if p not in (BALK, HOME)):
-            return "feather"
-        return "blocked"
+        table = DESTINATION[ci]
+        carrying = {ct for _, _, cc, ct in state.riders if cc == ci}
+        occ = occupancy(state.tokens)
+        free = all_others_home(ci, mine)
+        causes: set[str] = set()
+        for t, place in enumerate(mine):
+            if place == HOME:
+                continue
+            if place == BALK:
+                if face != CROWN:
+                    causes.add("crown_needed")
+                else:  # the starting point holds a double, or his own man
+                    start = START_SQUARES[ci]
+                    causes.add("start_held" if len(occ.get(start, ())) == 2 else "blocked")
+                continue
+            if is_waiting(ci, place) and not free:
+                causes.add("waiting")
+                continue
+            dest = table[place][face]
+            if dest is None and face == FEATHER:
+                own_column = is_lane(place) and not is_waiting(ci, place)
+                causes.add("feather_column" if own_column else "feather")
+            elif dest == HOME and t in carrying:
+                causes.add("double_home")
+            else:  # onto his own man, a double, an occupied column space, past the column
+                causes.add("blocked")
+        if causes == {"crown_needed"}:
+            return ["no_man_out" if HOME not in mine else "in_balk"]
+        return [c for c in LOST_ORDER if c in causes]
 
     def _extra_throw(self, state: State, events: list[Event] | None) -> State:
         if events is not None:

@@ -288,13 +288,35 @@ def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
 # -- narration -------------------------------------------------------------------------
 
 LOST_REASONS = {
-    "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
-    "start_held": "A double holds the starting point, so no man can start: the throw is lost",
-    "feather": "A feather cannot pass a crown: the throw is lost",
-    "blocked": "No man can move: the throw is lost",
+    "no_man_out": "No man is out yet, and only a crown starts one",
+    "in_balk": "Every man not yet home is in the balk, and only a crown starts one",
+    "start_held": "A double holds the starting point, so no man can start",
     "waiting": "A man left in another colour's column waits there until all the player's other "
-               "men are home: the throw is lost",
+               "men are home",
+    "double_home": "A double cannot go onto the home crown",
+    "feather": "A feather cannot pass a crown",
+    "feather_column": "A feather cannot be used in the home column",
+    "blocked": "No man can move",
 }
+"""Why a throw is lost (a ``no_move`` event's ``reason`` and ``also``), each said as a clause;
+:func:`lost_sentence` joins them and ends ": the throw is lost."."""
+OTHER_BLOCKED = "no other man can move"  # "blocked" after another cause
+
+
+def lost_sentence(event: Event) -> str:
+    """"A feather cannot pass a crown: the throw is lost." Several causes are joined: "A double
+    holds the starting point, so no man can start, and a man left in another colour's column
+    waits there ...: the throw is lost."."""
+    codes = [event.get("reason", "blocked"), *event.get("also", ())]
+    clauses = [LOST_REASONS.get(c, LOST_REASONS["blocked"]) for c in codes]
+    for i in range(1, len(clauses)):  # after the first cause, lower case
+        clauses[i] = OTHER_BLOCKED if codes[i] == "blocked" else \
+            clauses[i][0].lower() + clauses[i][1:]
+    if len(clauses) <= 2:
+        said = ", and ".join(clauses)
+    else:  # the clauses have commas of their own
+        said = "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+    return said + ": the throw is lost."
 
 
 def either(words: list[str], conjunction: str = "or") -> str:
@@ -370,7 +392,7 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "extra_roll":
         return f"A crown: {who} throws again."
     if kind == "no_move":  # the "rolled" event before it has said who threw what
-        return LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"]) + "."
+        return lost_sentence(event)
     if kind == "two_crowns":
         return two_crowns_sentence(event, names)
     if kind == "timeout":
