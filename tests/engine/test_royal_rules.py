@@ -764,6 +764,21 @@ def test_s28_in_the_home_column_a_man_is_out_of_danger():
                            for p in royal.path_from(ci, place))
 
 
+def test_s28_a_man_waiting_in_another_colour_s_column_blocks_that_colour_s_men_from_his_space():
+    # red waits on green-lane-1: green's man on 10 may not land there with a 2 (nobody climbs
+    # on a man in a column, and he is not sent back), but passes him with a 3 or a crown
+    state = load(turn="green", men={"red": ["green-lane-1", "home", "home", "home"],
+                                    "green": [10, "home", "home", "home"]})
+    after, events = throw(state, 2)
+    assert kinds(events) == ["rolled", "no_move", "turn"]
+    assert events[1]["reason"] == "blocked" and men(after, "red")[0] == "green-lane-1"
+    assert told(events) == "Green threw a 2. No man can move: the throw is lost."
+    after, _ = play(state, Action("roll", value=3), move(0))
+    assert men(after, "green")[0] == "green-lane-2" and men(after, "red")[0] == "green-lane-1"
+    after, _ = play(state, Action("roll", value="crown"), move(0))
+    assert men(after, "green")[0] == "home"
+
+
 def test_s29_the_first_with_four_men_on_the_home_crown_wins():
     state = load(men={"red": ["red-lane-5", "home", "home", "home"],
                       "green": ["green-lane-5", "home", "home", "home"]})
