@@ -490,7 +490,9 @@ HELP = Help(
          "own man or onto a double, and a space holds at most two men."),
         ("Two crowns.", "A carrier who throws two crowns in succession may send the rider back "
          "to its balk, or climb on top and let the opponent carry him, or play the crown as an "
-         "ordinary move. If none of his other men could move, the rider must go to balk."),
+         "ordinary move; played as a move, it keeps the double, and another crown straight "
+         "after is again two in succession. If none of his other men could move, the rider "
+         "must go to balk."),
         ("Home colours.", "In your home column you are out of danger: nobody lands there. "
          "Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
