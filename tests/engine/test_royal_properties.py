@@ -156,7 +156,43 @@ def check_step(before: Any, action: Action, after: Any, events: list[dict[str, A
         dest = ref_dest(turn, b["men"][turn][action.token], die)
         if a["men"].get(turn):
             assert a["men"][turn][action.token] == dest
+    for event in events:
+        if event["type"] == "no_move":
+            check_lost_reasons(b, event)
     assert violations(before, after, events) == []
+
+
+def check_lost_reasons(b: dict[str, Any], event: dict[str, Any]) -> None:
+    """Every cause a lost throw gives is true of the position it was thrown in."""
+    turn, face = event["seat"], event["value"]
+    mine = b["men"][turn]
+    out = [p for p in mine if p not in ("balk", "home")]
+    carried = {d["carrier"][1] for d in b["doubles"] if d["carrier"][0] == turn}
+    waiting = [p for p in out if isinstance(p, str) and not p.startswith(f"{turn}-lane-")]
+    codes = [event["reason"], *event.get("also", ())]
+    assert len(codes) == len(set(codes)), event
+    for code in codes:
+        if code == "no_man_out":
+            assert all(p == "balk" for p in mine) and face != "crown" and codes == [code]
+        elif code == "in_balk":
+            assert not out and "home" in mine and "balk" in mine and face != "crown"
+            assert codes == [code]
+        elif code == "start_held":
+            assert face == "crown" and "balk" in mine and occupants(b)[START[turn]] == 2
+        elif code == "waiting":
+            # ... and not all his other men are home (men waiting too do not count)
+            assert waiting and any(p != "home" and p not in waiting for p in mine)
+        elif code == "double_home":
+            assert face == "crown" and any(ref_dest(turn, mine[t], "crown") == "home"
+                                           for t in carried)
+        elif code == "feather":
+            assert face == "feather" and any(ref_dest(turn, p, "feather") is None
+                                             and not str(p).startswith(f"{turn}-lane-")
+                                             for p in out)
+        elif code == "feather_column":
+            assert face == "feather" and any(str(p).startswith(f"{turn}-lane-") for p in out)
+        else:
+            assert code == "blocked", event
 
 
 def play_out(plan: dict[str, Any]) -> tuple[Record, list[Any], int]:

@@ -719,6 +719,12 @@ def test_s27_a_lost_throw_names_every_cause_whatever_else_is_in_the_balk():
     assert events[1]["reason"] == "feather" and events[1]["also"] == ["blocked"]
     assert told(events) == ("Red threw a feather. A feather cannot pass a crown, and no other man "
                             "can move: the throw is lost.")
+    # a feather stopped by a crown for one man and in the home column for another: one clause
+    state = load(men={"red": [10, "red-lane-2", "balk", "balk"]})
+    after, events = throw(state, "feather")
+    assert events[1]["reason"] == "feather" and events[1]["also"] == ["feather_column"]
+    assert told(events) == ("Red threw a feather. A feather cannot pass a crown or be used in the "
+                            "home column: the throw is lost.")
 
 
 # -- home colours and winning -------------------------------------------------------------

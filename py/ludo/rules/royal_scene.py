@@ -301,6 +301,7 @@ LOST_REASONS = {
 """Why a throw is lost (a ``no_move`` event's ``reason`` and ``also``), each said as a clause;
 :func:`lost_sentence` joins them and ends ": the throw is lost."."""
 OTHER_BLOCKED = "no other man can move"  # "blocked" after another cause
+FEATHER_BOTH = "A feather cannot pass a crown or be used in the home column"
 
 
 def lost_sentence(event: Event) -> str:
@@ -309,6 +310,10 @@ def lost_sentence(event: Event) -> str:
     waits there ...: the throw is lost."."""
     codes = [event.get("reason", "blocked"), *event.get("also", ())]
     clauses = [LOST_REASONS.get(c, LOST_REASONS["blocked"]) for c in codes]
+    if "feather" in codes and "feather_column" in codes:  # one clause for both
+        clauses[codes.index("feather")] = FEATHER_BOTH
+        del clauses[codes.index("feather_column")]
+        codes.remove("feather_column")
     for i in range(1, len(clauses)):  # after the first cause, lower case
         clauses[i] = OTHER_BLOCKED if codes[i] == "blocked" else \
             clauses[i][0].lower() + clauses[i][1:]
