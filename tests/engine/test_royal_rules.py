@@ -237,7 +237,7 @@ def test_s09_a_later_crown_starts_another_man_or_moves_one_out():
     after, _ = throw(state, "crown")
     assert distinct_moves(after) == [move(0), move(1)]
     labels = {c.action.token: c.label for c in choices(after)}
-    assert labels[0].startswith("moves to space 13") and labels[1] == "starts on the starting point"
+    assert labels[0].startswith("moves to space 14") and labels[1] == "starts on the starting point"
     started, _ = play(after, move(1))
     assert men(started, "red") == [5, 0, "balk", "balk"]
     moved, _ = play(after, move(0))
@@ -345,11 +345,11 @@ def test_s15_the_carrier_moves_the_double_rider_and_all():
     # the screen moves both men along the carrier's path
     assert events[0]["pieces"] == ["red-0", "green-0"]
     assert events[0]["path"] == ["5", "6", "7"]
-    assert told(events) == "Red carried the double (with Green man 1) to space 7 (8 from " \
+    assert told(events) == "Red carried the double (with Green man 1) to space 8 (8 from " \
         "red's start)."
     (choice,) = choices(state)
     assert choice.pieces == ("red-0", "green-0") and choice.target == "7"
-    assert choice.label == "carries the double to space 7 (8 from red's start)"
+    assert choice.label == "carries the double to space 8 (8 from red's start)"
 
 
 def test_s15_if_he_cannot_move_the_double_he_moves_another_man():
@@ -378,7 +378,7 @@ def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
     assert men(after, "green")[0] == 8 and men(after, "red")[0] == 5
     assert doubles(after) == []
     assert events[0]["off"] is True
-    assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 8, a feather "
+    assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 9, a feather "
                                         "(48 from green's start).")
 
 
@@ -404,7 +404,7 @@ def test_s19_two_crowns_let_the_carrier_send_the_rider_to_balk():
     assert [(c.kind, c.label, c.pieces, c.target) for c in options] == [
         ("send_back", "Send Green man 1 back to balk", (), None),
         ("reverse", "Climb on top of Green man 1", (), None),
-        ("carry", "carries the double to space 13, a crown (14 from red's start)",
+        ("carry", "carries the double to space 14, a crown (14 from red's start)",
          ("red-0", "green-0"), "13")]
     back, events = play(after, Action("send_back", token=0))
     assert men(back, "green")[0] == "balk" and doubles(back) == []

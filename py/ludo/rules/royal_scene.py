@@ -81,7 +81,8 @@ def describe_place(colour: str, place: int) -> str:
         return f"on space {k} of {whose} home column"
     mark = (", a crown" if place in START_SQUARES else ", a feather" if place in STAR_SQUARES
             else "")
-    return f"on space {place}{mark} ({cross.relative_square(colour, place)} from " \
+    # spoken spaces count from 1, as people do (the notation's 0..51 stay the engine's)
+    return f"on space {place + 1}{mark} ({cross.relative_square(colour, place)} from " \
            f"{colour}'s start)"
 
 
@@ -119,15 +120,15 @@ def _royal_cell(cell):
     points and home crowns are crown spaces."""
     if cell.id in FEATHER_CELLS:
         return cell._replace(kind="track", marks=("feather",),
-                             label=f"space {cell.id}, a feather space")
+                             label=f"space {int(cell.id) + 1}, a feather space")
     if cell.id in CROWN_CELLS:
         if cell.kind == "home":
             return cell._replace(marks=("crown",), label=f"{cell.colour}'s home crown")
         return cell._replace(marks=("crown",),
-                             label=f"space {cell.id}, {cell.colour}'s starting point, a crown "
-                                   "space")
+                             label=f"space {int(cell.id) + 1}, {cell.colour}'s starting point, "
+                                   "a crown space")
     if cell.kind == "track":
-        return cell._replace(label=f"space {cell.id}")
+        return cell._replace(label=f"space {int(cell.id) + 1}")
     if cell.kind == "lane":
         k = cell.id.rsplit("-", 1)[1]
         return cell._replace(label=f"{cell.colour}'s home column, space {k}")
