@@ -243,3 +243,12 @@ def test_a_stack_strike_and_a_force_hop_their_pieces_along_paths():
     # each forcing token hops from its own yard spot onto the entry star
     assert hops == {"red-2": ["red-yard-2", "0"], "red-3": ["red-yard-3", "0"]}
     assert [e["type"] for e in events if "path" in e] == ["forced", "pushed_in"]
+
+
+def test_the_force_button_names_the_block_that_shuts_the_gate():
+    # the lock mark sits under the block's tokens on the board: the button says whose block it is
+    tokens = {"red": ["yard", "yard", "yard", 30], "green": [0, 0, "yard", "yard"]}
+    state = gload(phase="move", rolled=[6, 6, 2], tokens=tokens)
+    (button,) = [c for c in choices(state) if c.kind == "force"]
+    assert button.label == ("Force the gate: spend two 6s to push two tokens onto your entry "
+                            "star beside Green's block")

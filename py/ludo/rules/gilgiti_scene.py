@@ -239,13 +239,15 @@ def _where(colour: str, position: int) -> str:
     return cross.describe_position(colour, position).removeprefix("on ")
 
 
-def choice_for(play: Play, action: Action) -> Choice:
-    """A legal play as something a person can click."""
+def choice_for(play: Play, action: Action, holder: str | None = None) -> Choice:
+    """A legal play as something a person can click (``holder``: for forcing the gate, the
+    colour whose block shuts it, named on the button)."""
     first = play.pieces[0]
     colour, token = COLOURS[first >> 2], first & 3
     target = cross.place_id(colour, token, play.dest)
     if play.kind == "force":
-        return Choice(action, "force", FORCE_LABEL, (), target, None)
+        beside = f" beside {holder.capitalize()}'s block" if holder else ""
+        return Choice(action, "force", FORCE_LABEL + beside, (), target, None)
     pieces = tuple(piece_id(p) for p in play.pieces)
     if play.kind == "strike":
         names = ", ".join(f"{COLOURS[p >> 2]} {(p & 3) + 1}" for p in play.pieces)
@@ -278,6 +280,10 @@ def choices(rules: GilgitiRules, state: State) -> list[Choice]:
             if forced:
                 continue  # any two yard tokens are the same choice
             forced = True
+            holder = next((c for i, c in enumerate(COLOURS) if c != state.turn
+                           and play.dest in state.tokens[i]), None)
+            found.append(choice_for(play, _play_action(play), holder))
+            continue
         found.append(choice_for(play, _play_action(play)))
     return found
 
