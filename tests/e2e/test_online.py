@@ -347,7 +347,9 @@ def test_links_that_cannot_authenticate_the_host_are_refused(browser: Browser,
 def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
                                                         server_url: str) -> None:
     """Gilgiti online: each page rolls its own seat's dice and plays every value, chip then
-    token (or token then chip), by mouse; the other page follows value by value."""
+    token (or token then chip), by mouse; the other page follows value by value. Then the
+    guest leaves, which ends the match for everybody: both pages go back to the start screen
+    saying who left, in the same words (the host's too, whose own person did not leave)."""
     from test_gilgiti import play, safe_choices, state_of, wait_change
 
     from ludo import distinct_moves, parse_position
@@ -382,4 +384,12 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
             played[state.turn] += 1
     same_position([host, guest])
     assert state_of(guest).seats == ("red", "yellow")
+    quit_online(guest)
+    told = "Yusuf (yellow) left the game: the match has ended."
+    for page in (guest, host):
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.wait_for_function("t => document.getElementById('resume-text').textContent === t",
+                               arg=told)
+        assert page.text_content("#board-notice") == told
+        assert facts(page)["over"] and page.locator("dialog[open]").count() == 0
     assert host.errors == [] and guest.errors == []
