@@ -554,10 +554,23 @@ class OnlineController(Controller):
         super().draw()
         o, t = self.online, self.table
         if o is not None and o.playing and t is not None and not self.screen.table_shown():
-            ended = roomview.ended_by_leaving(t) if t.over else None
-            if ended is not None:  # Home's note on the room's match says who ended it
-                el("resume-text").textContent = ended
+            note = self.home_note()
+            if note is not None:
+                el("resume-text").textContent = note
         self.draw_online()
+
+    def home_note(self) -> str | None:
+        """Home's note on the room's match, where the local one's would mislead: who ended it
+        by leaving, or (a guest) that it waits for its host ("its clock keeps running" is
+        true only while the host's page, which runs the clocks, is there)."""
+        o, t = self.online, self.table
+        if o is None or t is None:
+            return None
+        if t.over:
+            return roomview.ended_by_leaving(t)
+        if o.role == "guest" and not o.room.connected and not o.room.problem:
+            return o.guest_waiting()
+        return None
 
     def tick(self) -> None:
         super().tick()
@@ -565,12 +578,17 @@ class OnlineController(Controller):
         if o is None or o.role != "guest" or o.room.connected:
             return
         # the host's time away goes on: its words change every 10 s (Home stays a click away)
+        if o.room.problem or o.room.closed:
+            return
+        text = o.guest_waiting()
+        home = o.playing and not el("screen-home").hidden
         for box, shown in (("online-status", o.playing and self.screen.table_shown()),
                            ("room-status", not el("screen-room").hidden)):
-            if shown and not o.room.problem and not o.room.closed:
-                text = o.guest_waiting()
-                if el(box).textContent != text:
-                    el(box).textContent = text
+            if shown and el(box).textContent != text:
+                el(box).textContent = text
+        note = self.home_note() if home else None
+        if note is not None and el("resume-text").textContent != note:
+            el("resume-text").textContent = note
 
     def draw_online(self) -> None:
         o = self.online
