@@ -1215,9 +1215,20 @@ class GuestRoom:
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
-        room.host_seen = float(seen) if isinstance(seen, int | float) \
-            and not isinstance(seen, bool) and math.isfinite(seen) else None
+        room.host_seen = _finite_float(seen)
         return room
+
+
+def _finite_float(value: Any) -> float | None:
+    """A stored number read as hostile input: a finite float, else None (a bool, a text, an
+    integer too large for a float, an infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def new_secret() -> str:
