@@ -365,7 +365,9 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
     rolled = {"red": 0, "yellow": 0}
     played = {"red": 0, "yellow": 0}
     began = time.monotonic()
-    while min(played.values()) < 6 or min(rolled.values()) < 4:
+    # three plays a seat with a choice (chip first, token first, chip first) and four rolls: a
+    # longer loop can outlast the game (a seat whose plays mostly make themselves may win first)
+    while min(played.values()) < 3 or min(rolled.values()) < 4:
         assert time.monotonic() - began < 400, (rolled, played)
         state = parse_position(facts(host)["position"])
         assert state.phase != "over"
