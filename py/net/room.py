@@ -63,6 +63,7 @@ from .record import (
     LedgerDice,
     RollNeeded,
     Throw,
+    needs_chance,
     replay_verified,
     seed_of,
     throw_of,
@@ -431,6 +432,10 @@ class HostRoom:
             action = self.table.rules.parse_action(message.body["action"])
         except LudoError as exc:
             raise Refused("bad-action", str(exc)) from None
+        if action.value is not None and needs_chance(self.table.state, action):
+            # refused before a roll is opened: settling it first would show the guest the die
+            # it asked to choose, and then let it choose whether to roll it
+            raise Refused("illegal", "the dice decide a roll's value, not the player")
         seen = None if action.type == "quit" else message.body["version"]
         try:
             self.submit(peer.seat, action, now, seen)
@@ -540,6 +545,8 @@ class HostRoom:
         when it waits for a roll's reveals; IllegalAction when refused."""
         if self.table is None:
             raise IllegalAction("the match has not started")
+        if actor in self.online_seats():  # its player acts from its own device, and only there
+            raise IllegalAction(f"{actor} plays from its own device, not from the host's")
         return self.submit(actor, action, now, None)
 
     def submit(self, actor: str, action: Action, now: float, seen: int | None) -> bool:
@@ -794,6 +801,7 @@ class GuestRoom:
         self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
         self.sent: dict[int, dict[str, Any]] = {}  # version -> the action we sent there
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
+        self.to_show: str | None = None  # the last notice the page shows over the board
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
         self.throws: list[Throw] = []
@@ -856,14 +864,19 @@ class GuestRoom:
         try:
             getattr(self, f"on_{message.type}")(message, now)
         except Refused as exc:
-            self.notice(str(exc))
+            # out of step is routine (a message lost or crossed): the record is asked for and
+            # nothing is wrong, so the page is not told over the board
+            self.notice(str(exc), shown=exc.code != "out-of-step")
             return False
         self.counter.accept(message.seq)
         return True
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str, shown: bool = True) -> None:
+        """Something the host refused or did wrong; ``shown``: the page says it over the board
+        (a dropped reveal, a move for this seat it did not make, a refusal of its own move)."""
         self.notices.append(text)
         del self.notices[:-20]
+        self.to_show = text if shown else None
         self.on_change("notice")
 
     # -- asking the host -------------------------------------------------------------------

@@ -147,7 +147,7 @@ def test_missing_and_unknown_fields_are_named():
 @pytest.mark.parametrize("data", [
     {"type": "roll"}, {"type": "roll", "value": 6}, {"type": "move", "token": 9, "value": 3},
     {"type": "move", "tokens": [0, 1, 8], "value": 5}, {"type": "force", "tokens": [2, 3]},
-    {"type": "timeout"}, {"type": "quit", "seat": "blue"},
+    {"type": "timeout"}, {"type": "timeout", "value": 3}, {"type": "quit", "seat": "blue"},
 ])
 def test_actions_round_trip(data):
     action = GILGITI.parse_action(data)
@@ -168,7 +168,8 @@ def test_actions_round_trip(data):
     ({"type": "force", "tokens": [1, 2, 3]}, "action.tokens"),
     ({"type": "force", "tokens": [1, 2], "value": 6}, "action.value"),
     ({"type": "force"}, "action.tokens"),
-    ({"type": "timeout", "value": 3}, "action.value"),
+    ({"type": "timeout", "value": 7}, "action.value"),
+    ({"type": "timeout", "token": 1}, "action.token"),
     ({"type": "roll", "value": 0}, "action.value"),
     ({"type": "roll", "token": 1}, "action.token"),
     ({"type": "quit"}, "action.seat"),
@@ -212,7 +213,7 @@ def test_records_replay_exactly_with_their_options(options):
     again = parse_record(text)
     assert again == record
     assert replay(again)[-1] == state
-    # rolls are stored resolved; timeouts draw from the position
+    # rolls, and timeouts before the roll, are stored resolved (a timeout's one die)
     data = json.loads(text)
     assert all("value" in a for a in data["actions"] if a["type"] == "roll")
 

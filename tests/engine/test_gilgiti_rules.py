@@ -30,6 +30,7 @@ from gilgitikit import (
 )
 
 from ludo import (
+    COLOURS,
     Action,
     IllegalAction,
     NotationError,
@@ -691,21 +692,28 @@ def test_clock_is_off_by_default():
     assert GILGITI.timer_default is False
 
 
-def test_clock_a_timeout_before_the_roll_rolls_then_plays_every_value():
-    for seed in range(30):
+def test_clock_a_timeout_before_the_roll_rolls_one_die_then_plays_it():
+    sixes = 0
+    for seed in range(60):
         state = new_game("gilgiti", ("red", "green", "yellow", "blue"), seed)
         seat = state.turn
-        after, events = apply(state, Action("timeout"))
-        assert kinds(events)[0] == "timeout" and of(events, "rolled")
-        assert after.turn != seat or after.phase == "over"
-        # the dice came from the position's RNG, as the seat's own rolls would have
-        expected = []
-        rolling = state
-        while rolling.phase == "roll" and rolling.turn == seat:
-            action = resolve(rolling, Action("roll"))
-            expected.append(action.value)
-            rolling, _ = apply(rolling, action)
-        assert [e["value"] for e in of(events, "rolled")] == expected
+        # the timeout's die is a chance value, as the seat's own roll would be (online it comes
+        # from the dice ledger): resolving fills it in, and it is the roll's die
+        timeout = resolve(state, Action("timeout"))
+        assert timeout.value == resolve(state, Action("roll")).value
+        after, events = apply(state, timeout)
+        assert kinds(events)[0] == "timeout" and [e["value"] for e in of(events, "rolled")] == [
+            timeout.value]
+        if timeout.value == 6:  # rolls again, on a clock of its own
+            sixes += 1
+            assert after.turn == seat and after.phase == "roll" and after.rolled == (6,)
+            again, events = apply(after, resolve(after, Action("timeout")))
+            ci = COLOURS.index(seat)
+            assert len(of(events, "rolled")) == 1
+            assert again.timeouts[ci] == after.timeouts[ci] + 1
+        else:
+            assert after.turn != seat or after.phase == "over"
+    assert sixes > 0
 
 
 def test_clock_a_timeout_after_the_roll_plays_the_values_left():
@@ -790,10 +798,15 @@ def test_clock_timeouts_are_counted_and_never_remove_anyone():
     assert rules_for(state).active_seats(state) == ("red", "yellow")
 
 
-def test_clock_a_timeout_carries_no_value():
+def test_clock_a_timeout_carries_its_die_before_the_roll_and_no_value_after_it():
     state = new_game("gilgiti", ("red", "yellow"), 4)
+    after, events = apply(state, Action("timeout", value=3))  # the ledger's die, online
+    assert [e["value"] for e in of(events, "rolled")] == [3]
+    moving = gload(phase="move", rolled=[6, 3], tokens={"red": [5, 20, "yard", "yard"]})
     with pytest.raises(IllegalAction, match="no value"):
-        apply(state, Action("timeout", value=3))
+        apply(moving, Action("timeout", value=3))
+    with pytest.raises(IllegalAction, match="no token"):
+        apply(state, Action("timeout", token=0))
 
 
 # -- distinct moves and auto-play --------------------------------------------------------------

@@ -85,6 +85,10 @@ class Net:
         action = Action("roll") if view.rolling else rnd.choice(legal_actions(view.state))
         if guest is not None:
             guest.act(action)
+        elif seat in self.host.online_seats():
+            # a guest that is away: the test plays its seat through the host's table (the
+            # host's own `act` refuses an online seat; its player acts from its own device)
+            self.host.submit(seat, action, self.now, None)
         else:
             self.host.act(seat, action, self.now)
         self.pump()

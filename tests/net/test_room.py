@@ -11,7 +11,7 @@ import pytest
 from roomkit import ROOM, STEP_MS, Net, snapshot_guest, snapshot_host
 
 from app.table import COMPUTER_LEVELS, TABLE
-from ludo import RULESETS, Action, chance_outcomes, legal_actions
+from ludo import RULESETS, Action, IllegalAction, chance_outcomes, legal_actions
 from ludo.cli import main as cli_main
 from net import protocol
 from net.dice import SecretChain, draw
@@ -246,6 +246,8 @@ def test_a_withheld_reveal_is_settled_without_it_after_the_timeout_and_said_so()
     send(held[0])
     net.pump()
     assert 0 in yellow.dropped and 0 in yellow.revealed
+    # ... and the page says so over the board (GuestRoom.to_show)
+    assert yellow.to_show is not None and "roll 0" in yellow.to_show
     # everyone agrees on the roll without yellow, and play goes on
     yellow.send_text = send
     for _ in range(20):
@@ -436,3 +438,83 @@ def test_the_host_saved_room_refuses_damage() -> None:
         HostRoom.restore({"room": ROOM}, net.to_guest, net.now)
     with pytest.raises(ValueError):
         GuestRoom.restore({"secret": "zz"}, lambda t: None)
+
+
+def test_a_gilgiti_timeout_takes_its_die_from_the_ledger() -> None:
+    # a timeout before the roll throws one die, a chance value like a roll's: online it comes
+    # from the dice ledger (a roll opened and settled by every participant), never from the
+    # position's RNG, which every page holds and so could foresee
+    net = Net(rules="gilgiti", seats=("red", "green"), kinds={"green": "online"}, timer=True)
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    t = net.host.table
+    assert t is not None
+    timeouts, foreseen_right = 0, 0
+    while timeouts < 12 and not t.over:
+        rolling = t.rolling
+        throws = len(net.host.throws)
+        foreseen = t.rules.resolve(t.state, Action("timeout")).value if rolling else None
+        due = t.due(net.now)
+        assert due is not None and due.kind == "timeout"
+        net.now = due.at
+        net.host.act(TABLE, Action("timeout"), net.now)
+        net.pump()  # a roll's reveals come in from the guest; the host settles and applies it
+        action = t.record.actions[-1]
+        assert action.type == "timeout"
+        if rolling:
+            (throw,) = net.host.throws[throws:]  # exactly one die, from the ledger
+            assert action.value == throw.value
+            foreseen_right += throw.value == foreseen
+            timeouts += 1
+        else:
+            assert action.value is None and len(net.host.throws) == throws
+    assert timeouts == 12 and foreseen_right < 12
+    assert net.refused == []
+    _same_everywhere(net)
+    verify_record_json(net.host.record_json())
+
+
+def test_an_out_of_step_action_is_noted_but_not_shown_over_the_board() -> None:
+    # a message lost or crossed is routine: the guest asks for the record, and its page does
+    # not put "out of step" over the board; what the host refused or did wrong is shown
+    net = Net(seats=("red", "green"), kinds={"green": "online"})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    green = net.guest_of("green")
+    assert green is not None and green.table is not None
+    green.to_show = None
+    stale = json.dumps({"v": 1, "seq": 10_000, "type": "action", "version": 99, "actor": "red",
+                        "action": {"type": "roll", "value": 3}, "left": None})
+    green.receive(stale, net.now)
+    assert "asking the host for the record" in green.notices[-1] and green.to_show is None
+    net.host.send(next(iter(net.host.peers.values())), "refused", code="illegal",
+                  message="it is red's turn, not green's")
+    net.pump()
+    assert green.to_show == "The host refused: it is red's turn, not green's"
+
+
+def test_the_host_cannot_act_for_an_online_seat_nor_a_guest_choose_its_die() -> None:
+    net = Net(rules="gilgiti", seats=("red", "green"), kinds={"green": "online"})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    t = net.host.table
+    assert t is not None
+    # a leave in a guest's name would end the match for everybody: refused
+    with pytest.raises(IllegalAction, match="its own device"):
+        net.host.act("green", Action("quit", seat="green"), net.now)
+    if t.seat_to_act == "red":
+        net.play_one(random.Random(1))
+        while t.seat_to_act == "red":
+            net.play_one(random.Random(1))
+    # a guest's roll that names its die is refused before any roll is opened (settling it
+    # first would show the guest the die, and let it choose whether to roll it)
+    green = net.guest_of("green")
+    assert green is not None and t.seat_to_act == "green" and t.rolling
+    rolls = len(net.host.ledger.rolls)
+    green.act(Action("roll", value=6))
+    net.pump()
+    assert len(net.host.ledger.rolls) == rolls and net.host.collector is None
+    assert green.to_show == "The host refused: the dice decide a roll's value, not the player"

@@ -188,6 +188,10 @@ class Online:
                 self.ctl.go("table")
             self.ctl.schedule()
         self.save()
+        shown = self.room.to_show if what == "notice" and self.role == "guest" else None
+        if shown and self.playing:  # what the host refused or did wrong: over the board too
+            self.ctl.screen.show_notice(shown)
+            self.ctl.screen.announce(shown)
         if what in ("action", "sync") and self.playing:
             self.ctl.after_network(what)
         else:

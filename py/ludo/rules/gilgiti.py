@@ -533,12 +533,15 @@ class GilgitiRules:
     # -- changing ----------------------------------------------------------
 
     def resolve(self, state: State, action: Action) -> Action:
-        """Fill in the die value the RNG will supply for a roll.
+        """Fill in the die value the RNG will supply for a roll, or a timeout's roll.
 
-        A timeout's rolls are drawn from the position's RNG and not written into
-        the action: the RNG is part of the position, so a record replays exactly.
+        A timeout before the roll throws one die, like a roll: a chance value like any other,
+        so online it comes from the dice ledger (were it drawn inside the timeout from the
+        position's RNG, which every page holds, anyone could foresee it and choose between it
+        and the ledger's die).
         """
-        if action.type == "roll" and action.value is None and state.phase == "roll":
+        if action.type in ("roll", "timeout") and action.value is None \
+                and state.phase == "roll":
             return action._replace(value=_roll_die(state.rng)[1])
         return action
 
@@ -761,17 +764,24 @@ class GilgitiRules:
         return pool[index]
 
     def _timeout(self, state: State, action: Action, events: list[Event] | None) -> State:
-        if action.value is not None or action.token is not None or action.tokens is not None:
-            raise IllegalAction("a timeout carries no value or token: its dice come from "
-                                "the position")
+        if action.token is not None or action.tokens is not None:
+            raise IllegalAction("a timeout names no token: the clock's policy plays")
+        if action.value is not None and state.phase != "roll":
+            raise IllegalAction("a timeout after the roll plays the values rolled: it carries "
+                                "no value")
         seat = state.turn
         ci = COLOUR_INDEX[seat]
         count = state.timeouts[ci] + 1
         state = state._replace(timeouts=state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:])
         if events is not None:
             events.append({"type": "timeout", "seat": seat, "count": count, "notice": True})
-        while state.phase == "roll" and state.turn == seat:
-            state = self._roll(state, None, events)
+        if state.phase == "roll":
+            # one die, as the seat's own roll would be; a 6 rolls again, and that roll has a
+            # clock of its own (a second timeout if the seat is still away): one chance value
+            # per action, so that online every die comes from the ledger
+            state = self._roll(state, action.value, events)
+            if state.phase == "roll" and state.turn == seat:
+                return state
         while state.phase == "move" and state.turn == seat:
             state = self._play(state, self.timeout_choice(state), events)
         if events is not None:
@@ -945,7 +955,8 @@ def parse_gilgiti_action(data: Any, field: str = "action") -> Action:
     "value": v}`` (one token, ``p`` a piece number 0..15 = 4 x colour index + token);
     ``{"type": "move", "tokens": [p, q, ...], "value": v}`` (a stack strike, pieces in
     increasing order); ``{"type": "force", "tokens": [p, q]}`` (two yard tokens through
-    the gate with two 6s); ``{"type": "timeout"}``; ``{"type": "quit", "seat": colour}``.
+    the gate with two 6s); ``{"type": "timeout"}`` (optionally ``"value": 1..6``, the die
+    of a timeout before the roll); ``{"type": "quit", "seat": colour}``.
     """
     if not isinstance(data, dict):
         raise NotationError(field, "must be an object like {\"type\": \"roll\"}")
@@ -956,7 +967,7 @@ def parse_gilgiti_action(data: Any, field: str = "action") -> Action:
     if unknown:
         raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
     allowed = {"roll": {"value"}, "move": {"token", "tokens", "value"}, "force": {"tokens"},
-               "timeout": set(), "quit": {"seat"}}[kind]
+               "timeout": {"value"}, "quit": {"seat"}}[kind]
     for name in ("token", "tokens", "value", "seat"):
         if name in data and name not in allowed:
             raise NotationError(f"{field}.{name}", f"is not used by a {kind} action")
@@ -964,16 +975,14 @@ def parse_gilgiti_action(data: Any, field: str = "action") -> Action:
     tokens = data.get("tokens")
     value = data.get("value")
     seat = data.get("seat")
-    if kind == "roll":
+    if kind in ("roll", "timeout"):
         if value is not None and (not _is_int(value) or not 1 <= value <= 6):
             raise NotationError(f"{field}.value", "must be a die value 1..6")
-        return Action("roll", value=value)
+        return Action(kind, value=value)
     if kind == "quit":
         if not isinstance(seat, str):
             raise NotationError(f"{field}.seat", "must name the colour that leaves")
         return Action("quit", seat=seat)
-    if kind == "timeout":
-        return Action("timeout")
     pieces = None
     if tokens is not None:
         if not isinstance(tokens, list) or not all(_is_int(p) and 0 <= p < PIECES
