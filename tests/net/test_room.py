@@ -518,3 +518,29 @@ def test_the_host_cannot_act_for_an_online_seat_nor_a_guest_choose_its_die() -> 
     net.pump()
     assert len(net.host.ledger.rolls) == rolls and net.host.collector is None
     assert green.to_show == "The host refused: the dice decide a roll's value, not the player"
+
+
+def test_a_seat_s_own_quit_always_fits_in_the_queue_while_a_roll_is_revealed() -> None:
+    net = Net(seats=("red", "green"), kinds={"green": "online"})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    t, host = net.host.table, net.host
+    assert t is not None
+    while t.seat_to_act != "green" or not t.rolling:
+        net.play_one(random.Random(4))
+    green = net.guest_of("green")
+    assert green is not None
+    green.send_text = lambda text: None  # green's reveal never arrives: the roll stays open
+    host.submit("green", Action("roll"), net.now, t.version)
+    assert host.collector is not None
+    for _ in range(2):  # its two places in the queue
+        host.submit("green", Action("roll"), net.now, t.version)
+    with pytest.raises(IllegalAction, match="busy"):
+        host.submit("green", Action("roll"), net.now, t.version)
+    assert host.submit("green", Action("quit", seat="green"), net.now, None) is False  # queued
+    with pytest.raises(IllegalAction, match="busy"):  # one quit, not a way round the limit
+        host.submit("green", Action("quit", seat="green"), net.now, None)
+    net.now += REVEAL_TIMEOUT_MS
+    host.tick(net.now)  # settled without green's reveal; the queue is played: green has quit
+    assert "green" not in t.active_seats() and t.over
