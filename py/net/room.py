@@ -1137,19 +1137,27 @@ class GuestRoom:
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
-        unasked = []
-        if same and self.following and old_ledger is not None and seat in ledger.participants:
-            # rolls the host settled while we followed it on this connection, and sends in a
-            # sync instead of `settled`: without our reveal and never asked, they were dropped
-            unasked = [r.roll for r in ledger.rolls[len(old_ledger.rolls):]
-                       if seat in r.missing and r.roll not in self.revealed]
+        unasked, uncounted = [], []
+        if same and old_ledger is not None and seat in ledger.participants:
+            # rolls settled since our last ledger and sent in a sync instead of `settled` are
+            # checked as `settled` would be: our reveal sent but not counted was dropped; and
+            # while we followed the host on this connection, a roll never asked of us too
+            new = ledger.rolls[len(old_ledger.rolls):]
+            uncounted = [r.roll for r in new if seat in r.missing and r.roll in self.revealed]
+            if self.following:
+                unasked = [r.roll for r in new
+                           if seat in r.missing and r.roll not in self.revealed]
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
         self.revealed = (self.revealed | counted) if same else counted
         self.following = True
+        for roll in uncounted:
+            self.dropped.add(roll)
+            self.notice(f"Your reveal for roll {roll} was not counted.")
         for roll in unasked:
             self.dropped.add(roll)
             self.notice(f"The host settled roll {roll} without asking for your reveal.")
-        self.problem = None
+        # a problem found earlier stays: a record that verifies now does not undo a die or a
+        # move that did not (it is the player's evidence), so the page keeps saying it
         self.on_change("sync")
 
     def ask_sync(self) -> None:

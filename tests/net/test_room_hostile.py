@@ -411,3 +411,67 @@ def test_the_same_claim_again_sends_no_lobby_and_saves_nothing():
     assert _from_guest(net, "p1", "claim", seat="green", name="Other",
                        commit=holder.commitment.to_json())
     assert changes == ["lobby"] and sent == ["lobby"]
+
+
+def _sync_through_an_out_of_step_action(net: Net, peer_id: str) -> None:
+    """What a hostile host can do at will: send an action for a position the guest is not at
+    (the guest asks for the record), then send it a sync."""
+    host, guest = net.host, net.guests[peer_id]
+    peer = host.peers[peer_id]
+    guest.receive(protocol.encode("action", peer.counter.next(), version=10**6, actor="red",
+                                  action={"type": "roll"}, left=None), net.now)
+    net.queue.clear()
+    host.send_sync(peer, net.now)
+    while net.queue:
+        to, p, text = net.queue.popleft()
+        if p == peer_id and to == "guest":
+            guest.receive(text, net.now)
+
+
+def test_a_reveal_dropped_and_delivered_by_a_sync_is_shown_as_dropped() -> None:
+    # the host settles a roll without the reveal green sent, withholds the `settled`, and
+    # brings the roll in a sync: checked as `settled` would be, and said
+    for attempt in range(40):
+        net = started_match(steps=10 + attempt, seed=9)
+        t = net.host.table
+        if t is not None and t.seat_to_act == "red" and t.rolling:
+            break
+    host, green = net.host, net.guests["p1"]
+    host.act("red", Action("roll"), net.now)
+    assert host.collector is not None
+    roll = host.collector.roll
+    reveals = {}
+    while net.queue:
+        to, p, text = net.queue.popleft()
+        if to == "guest":
+            net.guests[p].receive(text, net.now)
+        else:
+            reveals[p] = text
+    assert roll in green.revealed
+    for p, text in reveals.items():
+        if p != "p1":
+            host.receive(p, text, net.now)
+    host.collector.expected = host.collector.expected - {"green"}
+    host.settle(net.now)
+    net.queue = type(net.queue)(m for m in net.queue if m[1] != "p1")
+    net.pump()
+    _sync_through_an_out_of_step_action(net, "p1")
+    assert green.ledger.rolls[roll].missing == ("green",)
+    assert roll in green.dropped
+    assert green.to_show == f"Your reveal for roll {roll} was not counted."
+
+
+def test_a_problem_stays_after_a_record_that_verifies() -> None:
+    # a forged die is the player's evidence: a good sync afterwards (which the host can have
+    # the guest ask for at will) does not clear it from the page
+    net = started_match(steps=30, seed=2)
+    host, green = net.host, net.guests["p1"]
+    forged = protocol.encode("settled", host.peers["p1"].counter.next(),
+                             roll=green.ledger.next_roll, n=6,
+                             reveals=[["host", "00" * 32]], value=5)
+    green.receive(forged, net.now)
+    problem = green.problem
+    assert problem is not None and "does not verify" in problem
+    _sync_through_an_out_of_step_action(net, "p1")
+    assert green.table.version == host.table.version  # followed again
+    assert green.problem == problem
