@@ -92,6 +92,29 @@ class Refused(Exception):
         self.code = code
 
 
+def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
+    """Why a participant's next chain may not be committed now, or None.
+
+    Only a successor, only when it is needed, and only so many: every commitment goes into the
+    record, which nobody may grow at will (it must still fit in a sync). The host holds its
+    guests to this, and every guest holds the host to it (a host's commitments, accepted
+    without it, cost a guest quadratic time and unbounded memory)."""
+    who = commitment.participant
+    left = ledger.links_left(who)
+    if left >= 2 * RENEW_MARGIN:
+        return (f"the chain of {who} still has {left} links: a successor is committed when "
+                f"fewer than {2 * RENEW_MARGIN} are left")
+    if commitment.start != ledger.next_roll + left:
+        return ("a successor chain starts where the current one ends, "
+                f"at roll {ledger.next_roll + left}")
+    if commitment.length < 2 * RENEW_MARGIN:
+        return f"a chain at least {2 * RENEW_MARGIN} links long"
+    chains = sum(1 for e in ledger.events if "commit" in e and e["commit"]["participant"] == who)
+    if chains >= MAX_COMMITS:
+        return f"at most {MAX_COMMITS} chains per participant in a match"
+    return None
+
+
 def clean_name(text: str) -> str:
     """A guest's name as shown: printable, no bidirectional controls, at most 20 characters."""
     kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"
@@ -470,29 +493,14 @@ class HostRoom:
                 raise DiceError("a commitment for your own seat only")
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
-        # Only a successor, only when it is needed, and only so many: every commitment goes
-        # into the record, which nobody may grow at will (it must still fit in a sync).
-        left = ledger.links_left(seat)
-        if left >= 2 * RENEW_MARGIN:
-            raise Refused("bad-commit", f"your chain still has {left} links: commit a successor "
-                          f"when fewer than {2 * RENEW_MARGIN} are left")
-        if commitment.start != ledger.next_roll + left:
-            raise Refused("bad-commit", "a successor chain starts where the current one ends, "
-                          f"at roll {ledger.next_roll + left}")
-        if commitment.length < 2 * RENEW_MARGIN:
-            raise Refused("bad-commit", f"a chain at least {2 * RENEW_MARGIN} links long")
-        if self.commits_of(seat) >= MAX_COMMITS:
-            raise Refused("bad-commit", f"at most {MAX_COMMITS} chains per seat in a match")
+        refusal = successor_refusal(ledger, commitment)
+        if refusal is not None:
+            raise Refused("bad-commit", refusal)
         try:
             ledger.commit(commitment)
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
         self.broadcast("commit", commit=commitment.to_json())
-
-    def commits_of(self, participant: str) -> int:
-        assert self.ledger is not None
-        return sum(1 for e in self.ledger.events
-                   if "commit" in e and e["commit"]["participant"] == participant)
 
     def on_ack(self, peer: Peer, message: Message, now: float) -> None:
         peer.acked = max(peer.acked, message.body["version"])
@@ -1067,8 +1075,12 @@ class GuestRoom:
         if self.ledger is None:
             raise Refused("not-started", "a commitment before the match began")
         try:
-            self.ledger.commit(self.checked_commitment(
-                Commitment.from_json(message.body["commit"]), self.ledger.room))
+            commitment = self.checked_commitment(Commitment.from_json(message.body["commit"]),
+                                                 self.ledger.room)
+            refusal = successor_refusal(self.ledger, commitment)
+            if refusal is not None:
+                raise DiceError(refusal)
+            self.ledger.commit(commitment)
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
 

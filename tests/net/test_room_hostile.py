@@ -475,3 +475,18 @@ def test_a_problem_stays_after_a_record_that_verifies() -> None:
     _sync_through_an_out_of_step_action(net, "p1")
     assert green.table.version == host.table.version  # followed again
     assert green.problem == problem
+
+
+def test_a_guest_holds_the_hosts_own_commitments_to_the_rules_it_holds_guests_to() -> None:
+    # only a successor, only when needed, at least 2 x RENEW_MARGIN links, so many per match:
+    # unchecked, a host's flood of commitments cost a guest quadratic time and memory
+    net = started_match(steps=10, seed=1)
+    host, green = net.host, net.guests["p1"]
+    peer = host.peers["p1"]
+    before = len(green.ledger.events)
+    for i in range(50):
+        commit = {"participant": "host", "head": f"{i:064x}",
+                  "start": green.ledger.next_roll + 10 + i, "length": 1}
+        green.receive(protocol.encode("commit", peer.counter.next(), commit=commit), net.now)
+    assert len(green.ledger.events) == before
+    assert "bad-commit" not in green.notices[-1] and "chain of host" in green.notices[-1]
