@@ -75,6 +75,7 @@ REVEAL_TIMEOUT_MS = 1500.0  # the host settles a roll without the reveals still 
 QUEUE_LIMIT = 8  # actions held while a roll is being revealed, all seats together
 QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit always fits)
 SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
+GUEST_SYNC_GAP_MS = 1000.0  # a guest reads at most one sync a connection in this time
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
@@ -796,7 +797,11 @@ class GuestRoom:
         # We asked for the whole record (hello, resync, watch) and it has not come yet. A sync
         # nobody asked for is refused before it is verified: verifying a record costs time
         # (0.6 s for a 4 MiB one), and a host must not be able to make us spend it at will.
+        # Nor by making us ask (an action for a position we are not at makes us ask): we read
+        # at most one sync a second on a connection (`synced_at`, GUEST_SYNC_GAP_MS); an honest
+        # host sends at most one in 3 s (SYNC_INTERVAL_MS).
         self.sync_wanted = False
+        self.synced_at: float | None = None
         self.lobby: dict[str, Any] | None = None
         # The seat this device holds: the one it claimed with its chains, once the host's lobby
         # said so. Only our own claim or watch changes it, never the host's `you` (a host that
@@ -838,6 +843,7 @@ class GuestRoom:
         self.connected = True
         self.following = False
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
+        self.synced_at = None
         self.send("hello", name=self.name, secret=self.secret)
 
     def disconnect(self, now: float | None = None) -> None:
@@ -1087,7 +1093,12 @@ class GuestRoom:
     def on_sync(self, message: Message, now: float) -> None:
         if not self.sync_wanted:
             raise Refused("unasked-sync", "A record the host sent unasked was ignored.")
+        if self.synced_at is not None and now - self.synced_at < GUEST_SYNC_GAP_MS:
+            # still wanted: the next one, a second on, is read
+            raise Refused("sync-too-soon", "A record the host sent too soon after the last "
+                          "one was ignored.")
         self.sync_wanted = False
+        self.synced_at = now
         body = message.body
         try:
             record = record_from_json(body["record"])

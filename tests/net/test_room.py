@@ -16,7 +16,7 @@ from ludo.cli import main as cli_main
 from net import protocol
 from net.dice import SecretChain, draw
 from net.record import SEED_RANGE, verify_record_json
-from net.room import HOST, REVEAL_TIMEOUT_MS, GuestRoom, HostRoom
+from net.room import GUEST_SYNC_GAP_MS, HOST, REVEAL_TIMEOUT_MS, GuestRoom, HostRoom
 
 
 def _same_everywhere(net: Net) -> None:
@@ -409,6 +409,7 @@ def test_a_forged_host_is_caught_not_followed() -> None:
                            turnSeconds=30, left=None, you="green", connected=[])
     before = snapshot_guest(green)
     green.sync_wanted = True  # as after its own resync: an unasked sync is refused unread
+    net.now += GUEST_SYNC_GAP_MS  # and so is one sooner than a second after the last
     assert not green.receive(text, net.now)
     assert snapshot_guest(green)[:3] == before[:3]
     assert "does not verify" in str(green.problem)
@@ -485,6 +486,7 @@ def test_an_out_of_step_action_is_noted_but_not_shown_over_the_board() -> None:
     green = net.guest_of("green")
     assert green is not None and green.table is not None
     green.to_show = None
+    net.now += GUEST_SYNC_GAP_MS  # the host's answer comes a second after the last sync
     stale = json.dumps({"v": 1, "seq": 10_000, "type": "action", "version": 99, "actor": "red",
                         "action": {"type": "roll", "value": 3}, "left": None})
     green.receive(stale, net.now)

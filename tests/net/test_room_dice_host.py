@@ -15,14 +15,16 @@ from ludo import Action
 from net import protocol
 from net.dice import DiceLedger, RevealCollector, SecretChain
 from net.record import SEED_RANGE, LedgerDice
-from net.room import HOST, SYNC_INTERVAL_MS, GuestRoom, HostRoom
+from net.room import GUEST_SYNC_GAP_MS, HOST, SYNC_INTERVAL_MS, GuestRoom, HostRoom
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
     """A message the host (or whoever holds its connection) sends to one guest. A sync comes
-    as the answer to the guest's resync (an unasked one is refused unread)."""
+    as the answer to the guest's resync (an unasked one is refused unread), a second or more
+    after the last one it read (one sooner is refused unread too)."""
     if kind == "sync":
         net.guests[peer].sync_wanted = True
+        net.now += GUEST_SYNC_GAP_MS
     text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
     return net.guests[peer].receive(text, net.now)
 

@@ -15,6 +15,7 @@ from ludo import Action, is_chance
 from net import protocol, room
 from net.dice import RENEW_MARGIN, SecretChain
 from net.room import (
+    GUEST_SYNC_GAP_MS,
     MESSAGE_BURST,
     MESSAGE_RATE,
     QUEUE_PER_SEAT,
@@ -29,9 +30,11 @@ _match = started_match
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
     """A message the host (or whoever holds its connection) sends to one guest. A sync comes
-    as the answer to the guest's resync (an unasked one is refused unread)."""
+    as the answer to the guest's resync (an unasked one is refused unread), a second or more
+    after the last one it read (one sooner is refused unread too)."""
     if kind == "sync":
         net.guests[peer].sync_wanted = True
+        net.now += GUEST_SYNC_GAP_MS
     text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
     return net.guests[peer].receive(text, net.now)
 
