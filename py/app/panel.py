@@ -92,6 +92,18 @@ def turn_html(table: Table, scene: Scene) -> str:
     return f"{badge(table, seat, '’s turn')}{who}"
 
 
+def turn_text(table: Table, scene: Scene) -> str:
+    """What :func:`turn_html` shows, as a sentence for a screen reader: built from the names,
+    not from the line's text (which holds the swatch's letter, hidden from a screen reader)."""
+    if scene.phase == "over":
+        if not scene.winners:
+            return "The game has ended"
+        return "Winner: " + " and ".join(table.name(s) for s in scene.winners)
+    seat = scene.turn or ""
+    label = agent_label(table, seat)
+    return f"{table.name(seat)}’s turn" + (f" ({label})" if label else "")
+
+
 def next_text(table: Table, scene: Scene) -> str:
     return f"Next: {table.name(scene.next)}" if scene.next and scene.phase != "over" else ""
 

@@ -412,3 +412,16 @@ def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
             return
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no crown with a choice came up")
+
+
+
+def test_the_turn_is_announced_from_the_names_without_the_swatch_letter() -> None:
+    """The heading's text starts with the swatch's hidden letter ("RAda (red)’s turn"): the
+    screen reader's sentence is built from the names instead."""
+    person = Table.new("courtyard", ("red", "blue"), 4, now=0.0, names={"red": "Ada"},
+                       players={"blue": "easy"})
+    assert person.scene().turn == "red"
+    assert panel.turn_text(person, person.scene()) == "Ada (red)’s turn"
+    computer = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
+    assert computer.scene().turn == "blue"
+    assert panel.turn_text(computer, computer.scene()) == "Blue’s turn (computer, easy)"

@@ -242,7 +242,9 @@ class Controller:
                 self.screen.focus(t, force=True)
             if document.activeElement == document.body:  # nothing to press here now
                 self.screen.focus_screen(page)
-            self.screen.announce(f"{el('turn').textContent}. {self.prompt()}".strip())
+            # from the names, not the line's text: that holds the swatch's letter ("RAda")
+            turn = panel.turn_text(t, t.scene())
+            self.screen.announce(f"{turn}. {self.prompt()}".strip())
         else:
             self.screen.focus_screen(page)
 
