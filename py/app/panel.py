@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from ludo import Choice, Scene
-from ludo.rules.base import Piece
+from ludo.rules.base import Cell, Piece
 
 from .table import COMPUTER_LEVELS, Table
 from .view import LETTER, crown_svg, feather_svg
@@ -207,20 +207,46 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
             f'<span class="pod-clock" hidden></span></span>')
 
 
-def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] | None = None
-                        ) -> str:
+def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] | None = None,
+                        cells: Mapping[str, Cell] | None = None) -> str:
     """Choices a person makes with a button rather than on the board, or a picker's list
-    (``pieces`` given: each button also says which piece it moves, and with which value)."""
+    (``pieces`` given: several moves under one tap).
+
+    A picker's button shows a few words: the value as a small die face, the piece when the
+    moves are of different pieces, and where it lands ("→ square 8, a star", from ``cells``);
+    the whole sentence (which piece, from where, with which value, to where) is its name
+    for a screen reader. Shown in full, that sentence took a third of a phone's screen."""
     buttons = []
+    moved = {c.pieces for c in options}
     for i, c in enumerate(options):
         text = c.label
-        if pieces is not None:
-            named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
-            value = f" with {c.value}" if c.value is not None else ""
-            text = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
-        buttons.append(f'<button type="button" class="choice-btn" data-choice="{i}">'
-                       f'{escape(text)}</button>')
+        if pieces is None:
+            buttons.append(f'<button type="button" class="choice-btn" data-choice="{i}">'
+                           f'{escape(text)}</button>')
+            continue
+        named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
+        value = f" with {c.value}" if c.value is not None else ""
+        spoken = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
+        buttons.append(f'<button type="button" class="choice-btn picker-btn" data-choice="{i}"'
+                       f' aria-label="{escape(spoken)}">{_picker_face(c, pieces, cells, moved)}'
+                       f'</button>')
     return "".join(buttons)
+
+
+def _picker_face(choice: Choice, pieces: Mapping[str, Piece], cells: Mapping[str, Cell] | None,
+                 moved: set[tuple[str, ...]]) -> str:
+    """A picker's button's visible words (see :func:`choice_buttons_html`)."""
+    value = choice.value
+    face = int(value) if value is not None and value.isdigit() else value  # pips, as on chips
+    parts = [mini_die(face)] if value is not None else []
+    if len(moved) > 1:  # which piece, in short: "Red token 2" (its label's first part)
+        short = " + ".join(pieces[p].label.split(",")[0] for p in choice.pieces if p in pieces)
+        if short:
+            parts.append(f'<span class="picker-piece">{escape(short)}</span>')
+    cell = cells.get(choice.target) if cells is not None and choice.target else None
+    where = f"→ {cell.label}" if cell is not None and cell.label else choice.label
+    parts.append(f'<span class="picker-to">{escape(where)}</span>')
+    return " ".join(parts)
 
 
 def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from html import unescape as html_unescape
 
 import pytest
 
@@ -425,3 +427,32 @@ def test_the_turn_is_announced_from_the_names_without_the_swatch_letter() -> Non
     computer = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
     assert computer.scene().turn == "blue"
     assert panel.turn_text(computer, computer.scene()) == "Blue’s turn (computer, easy)"
+
+
+def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name() -> None:
+    """Several values fitting one token: each button shows the value's die face and where the
+    token lands; the whole sentence is its accessible name (shown, it filled a phone)."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [3, "yard", "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 5], unplayed=[5, 6], tokens=tokens,
+                           turn_start=tokens)
+    sc = table.scene()
+    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
+    assert {c.value for c in picks} == {"5", "6"}
+    pieces = {p.id: p for s in sc.stacks for p in s.pieces}
+    cells = {c.id: c for c in sc.board.cells}
+    html = panel.choice_buttons_html(picks, pieces, cells)
+    buttons = re.findall(r'<button[^>]*aria-label="([^"]*)"[^>]*>(.*?)</button>', html)
+    assert len(buttons) == 2
+    for (name, inner), choice in zip(buttons, picks, strict=True):
+        shown = re.sub(r"<svg.*?</svg>", "", inner)
+        shown = re.sub(r"<[^>]+>", "", shown).strip()
+        assert shown == f"→ {cells[choice.target].label}"  # "→ square 8, a star"
+        assert len(shown) <= 30
+        assert panel.mini_die(int(choice.value)) in inner  # the value as pips, as on chips
+        assert html_unescape(name) == f"{pieces['red-0'].label} with {choice.value}: " \
+            f"{choice.label}"
+    # moves of different pieces: each button also names its piece, in short
+    two = [c for c in table.choices_for("red") if c.value == "6"][:2]
+    html = panel.choice_buttons_html(two, pieces, cells)
+    assert "Red token 1</span>" in html and "Red token 2</span>" in html

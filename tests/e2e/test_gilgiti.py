@@ -293,7 +293,9 @@ def play(page: Page, choice: Choice, way: str, chip_first: bool) -> None:
             chip_first = True  # the chip was pressed: the rest is the picker's buttons
             continue
         buttons = page.locator("#choices button")
-        texts = buttons.all_inner_texts()
+        # a picker's button shows a few words; its accessible name holds the whole sentence
+        texts = [buttons.nth(i).get_attribute("aria-label") or buttons.nth(i).inner_text()
+                 for i in range(buttons.count())]
         index = next(i for i, t in enumerate(texts) if choice.label in t)
         if way == "keyboard":
             buttons.nth(index).focus()

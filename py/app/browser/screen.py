@@ -234,7 +234,8 @@ class Screen:
         el("btn-quit").textContent = table.leave.button  # "Quit game", or Gilgiti's "Leave game"
         el("die-hint").textContent = prompt
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
-        self._write("choices", panel.choice_buttons_html(buttons, pieces))
+        cells = {c.id: c for c in scene.board.cells} if picker else None
+        self._write("choices", panel.choice_buttons_html(buttons, pieces, cells))
         self._write("dice", panel.dice_html(scene, selected, bool(options)))
         self._write("seats", panel.seats_html(table, scene))
         if not el("details").hidden:
