@@ -384,6 +384,13 @@ def standings_html(table: Table) -> str:
     return "".join(items)
 
 
+def replace_text(table: Table) -> str:
+    """The question before Start game replaces the game in progress."""
+    turn = table.name(table.seat_to_act or "")
+    return (f"A {table.title} game is in progress ({len(table.active_seats())} players; "
+            f"{turn} to play). A new game replaces it, and it cannot be resumed.")
+
+
 def resume_text(table: Table) -> tuple[str, str]:
     """The home screen's note about the game in progress, and its button."""
     if table.over:

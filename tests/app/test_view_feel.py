@@ -456,3 +456,10 @@ def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name(
     two = [c for c in table.choices_for("red") if c.value == "6"][:2]
     html = panel.choice_buttons_html(two, pieces, cells)
     assert "Red token 1</span>" in html and "Red token 2</span>" in html
+
+
+def test_the_question_before_replacing_a_game_says_which_game_ends() -> None:
+    table = Table.new("courtyard", ("red", "blue"), 4, now=0.0, names={"red": "Ada"})
+    text = panel.replace_text(table)
+    assert "in progress (2 players; Ada (red) to play)" in text
+    assert "cannot be resumed" in text

@@ -80,7 +80,15 @@ def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bo
             page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
             page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     page.locator("#opt-timer").set_checked(timer)
+    press_start(page)
+
+
+def press_start(page: Page) -> None:
+    """Start game, answering "Start the new game" when a game in progress is to be replaced."""
     page.click("#btn-start")
+    page.wait_for_selector("#screen-table:not([hidden]), #dlg-replace[open]")
+    if page.locator("#dlg-replace[open]").count():
+        page.click("#replace-confirm")
     page.wait_for_selector("#screen-table:not([hidden])")
 
 
@@ -219,6 +227,16 @@ def test_home_keeps_the_game_and_resume_returns(table: Page) -> None:
     table.click("#btn-home")
     table.wait_for_selector("#screen-home:not([hidden])")
     assert table.is_visible("#resume-box")
+    # Start game asks before it replaces the game in progress; the safe answer has the focus
+    table.click("#btn-start")
+    table.locator("#dlg-replace").wait_for(state="visible")
+    assert table.evaluate("document.activeElement.id") == "replace-cancel"
+    assert "in progress" in table.inner_text("#replace-text")
+    table.keyboard.press("Escape")
+    table.click("#btn-start")
+    table.click("#replace-cancel")  # "Keep that game": nothing changes
+    table.locator("#dlg-replace").wait_for(state="hidden")
+    assert table.is_visible("#screen-home") and position_text(table) == during
     table.click("#btn-resume")
     table.wait_for_selector("#screen-table:not([hidden])")
     assert position_text(table) == during
@@ -257,6 +275,11 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     assert saved_deadline(table) == deadline
     assert "last player remaining" in table.inner_text("#dlg-winner")
     table.click("#winner-home")
+    # a game that is over is replaced without a question
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.click("#btn-start")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert not table.locator("#dlg-replace[open]").count()
 
 
 def saved_deadline(page: Page) -> float:

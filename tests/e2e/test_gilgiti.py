@@ -20,7 +20,14 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
-from test_app_play import BOOT_TIMEOUT_MS, SAVE_KEY, parse_position, position_text, wait_ready
+from test_app_play import (
+    BOOT_TIMEOUT_MS,
+    SAVE_KEY,
+    parse_position,
+    position_text,
+    press_start,
+    wait_ready,
+)
 
 from app.savegame import Session, encode
 from ludo import (
@@ -192,8 +199,7 @@ def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
     else:
         assert not box.is_visible()  # teams are for four players only
     page.locator("#opt-timer").set_checked(False)
-    page.click("#btn-start")
-    page.wait_for_selector("#screen-table:not([hidden])")
+    press_start(page)
 
 
 def wait_change(page: Page, before: str) -> None:

@@ -87,6 +87,7 @@ class Controller:
                 ("btn-details", "click", self.on_details), ("btn-quit", "click", self.on_quit),
                 ("btn-record", "click", self.on_record),
                 ("dlg-quit", "close", self.on_quit_closed),
+                ("dlg-replace", "close", self.on_replace_closed),
                 ("dlg-winner", "close", self.on_winner_closed),
                 ("dlg-error", "close", self.on_error_closed),
                 ("btn-play-here", "click", lambda e: self.claim(reload=True)),
@@ -163,6 +164,17 @@ class Controller:
             form.show_error(problem)
             return
         form.remember(self.settings)
+        t = self.table
+        if t is not None and not t.over:  # a game in progress is not replaced without a word
+            self.screen.show_replace(t)
+            return
+        self.start_from_settings()
+
+    def on_replace_closed(self, event: Any) -> None:
+        if self.screen.dialog_answer("replace") == "confirm":
+            self.start_from_settings()
+
+    def start_from_settings(self) -> None:
         s = self.settings
         self.start_game(s["rules"], tuple(s["seats"]), s["names"], s["players"], s["timer"],
                         s["options"])

@@ -442,6 +442,12 @@ class Screen:
         el("quit-confirm").textContent = leave.button
         el("dlg-quit").showModal()
 
+    @staticmethod
+    def show_replace(table: Table) -> None:
+        """Ask before a new game replaces the one in progress; "Keep it" has the focus."""
+        el("replace-text").textContent = panel.replace_text(table)
+        open_dialog("replace")
+
     def show_winner(self, table: Table) -> None:
         dialog = el("dlg-winner")
         if dialog.open:
@@ -464,6 +470,16 @@ class Screen:
     @staticmethod
     def dialog_answer(name: str) -> str:
         return str(el(f"dlg-{name}").returnValue)
+
+
+def open_dialog(name: str) -> None:
+    """Open a dialog with no answer yet: Escape leaves ``returnValue`` as it was, so a
+    dialog confirmed once would read as confirmed again."""
+    dialog = el(f"dlg-{name}")
+    if dialog.open:
+        return
+    dialog.returnValue = ""
+    dialog.showModal()
 
 
 def any_shown(ids: Sequence[str]) -> bool:
