@@ -269,8 +269,17 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     table.wait_for_timeout(50)
     table.click("#btn-quit")
     table.select_option("#quit-seat", other)
+    # a notice still over the board (as a last turn's can be) goes when the winner is shown
+    table.evaluate("() => { const n = document.getElementById('board-notice');"
+                   " n.textContent = 'Red is stuck with a 6'; n.hidden = false; }")
     table.click("#quit-confirm")
     table.locator("#dlg-winner").wait_for(state="visible")
+    assert table.locator("#board-notice").is_hidden()
+    # no empty lines under "Winner:" (where "Next", the hint and the clock stood)
+    assert table.locator("#next").is_hidden() and table.locator("#die-hint").is_hidden()
+    gap = table.evaluate("document.getElementById('seats').getBoundingClientRect().top"
+                         " - document.getElementById('turn').getBoundingClientRect().bottom")
+    assert gap < 24
     assert position(table).winner == after.turn
     assert saved_deadline(table) == deadline
     assert "last player remaining" in table.inner_text("#dlg-winner")

@@ -224,6 +224,9 @@ class Screen:
         """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
         handover after the turn passed: it looks disabled, and is) or "off"."""
         el("table-area").classList.remove("idle")
+        # a game that is over: no "Next", no hint, no clock (their reserved lines left a gap
+        # under "Winner:")
+        el("screen-table").classList.toggle("over", table.over)
         marked = [p for c in picker for p in c.pieces]
         self.draw_board(table, options, marked)
         scene = table.scene()
@@ -458,6 +461,9 @@ class Screen:
         el("winner-standings").innerHTML = panel.standings_html(table)
         if table.winners():
             self.sound.win()
+        if self.notice_timer is not None:  # a notice of the last turn would stand over it
+            window.clearTimeout(self.notice_timer)
+        self._hide_notice()
         dialog.showModal()
 
     @staticmethod
