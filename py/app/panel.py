@@ -187,8 +187,10 @@ def winners_team(scene: Scene) -> str | None:
 
 
 def pod_html(table: Table, scene: Scene, colour: str) -> str:
-    """A seat's box at its corner of the board: its name, and a short line under it (the
-    computer's level or the first fact; the running clock replaces it while the seat acts)."""
+    """A seat's box at its corner of the board: its name, and short facts under it (the first
+    fact, such as "1/4 home", first; then the computer's level and the partner), each whole:
+    they wrap to another line rather than being cut ("easy · 1/4 ho…"). The running clock
+    replaces them while the seat acts."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
@@ -196,14 +198,14 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
         [table.name(s.colour) for s in scene.seats if s.team == seat.team and s.colour != colour]
     team = f"with {' and '.join(partners)}" if partners else ""
     if seat is not None and seat.status != "playing":
-        sub = " · ".join(x for x in (seat.status, team) if x)
+        parts = (seat.status, team)
     else:
-        sub = " · ".join(x for x in (label, team, seat.facts[0] if seat and seat.facts else "")
-                         if x)
+        parts = (seat.facts[0] if seat and seat.facts else "", label, team)
+    sub = "".join(f'<span class="pod-fact">{escape(x)}</span>' for x in parts if x)
     return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
             f'<span class="pod-text"><span class="pod-name">'
             f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
-            f'</bdi></span><span class="pod-sub">{escape(sub)}</span>'
+            f'</bdi></span><span class="pod-sub">{sub}</span>'
             f'<span class="pod-clock" hidden></span></span>')
 
 

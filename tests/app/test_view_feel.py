@@ -243,6 +243,15 @@ def test_a_seats_box_isolates_the_name_and_names_the_computer() -> None:
     assert "hard" in panel.pod_html(table, table.scene(), "blue")
 
 
+def test_a_seats_box_gives_the_home_count_first_and_each_fact_whole() -> None:
+    """Cut with an ellipsis, the box showed "easy · 1/4 ho…": the count comes first, and
+    each fact is its own piece, which wraps whole."""
+    table = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
+    blue = panel.pod_html(table, table.scene(), "blue")
+    facts = re.findall(r'<span class="pod-fact">([^<]*)</span>', blue)
+    assert facts == ["0/4 home", "easy"]
+
+
 def test_the_turn_line_keeps_one_shape_for_people_and_computers() -> None:
     table = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "medium"})
     line = panel.turn_html(table, table.scene())

@@ -104,6 +104,13 @@ def test_the_table_fits_and_every_choice_is_big_enough(page: Page, width: int, h
     controls = page.evaluate(BOX_JS, "#die, #screen-table button, #dice button")
     for box in controls:
         assert box["w"] >= MIN_TARGET and box["h"] >= MIN_TARGET, box
+    # the seats' boxes show their facts whole (wrapped, never "easy · 1/4 ho…"), the home
+    # count first
+    facts = page.evaluate("""() => [...document.querySelectorAll('.pod .pod-sub')]
+      .filter(e => e.offsetParent !== null).map(sub => [...sub.children].map(f =>
+        ({text: f.textContent, cut: f.scrollWidth > f.clientWidth + 0.5})))""")
+    assert facts and all(box[0]["text"].endswith("home") for box in facts), facts
+    assert not any(f["cut"] for box in facts for f in box), facts
     # the board, the die, whose turn and the clock on one screen, without scrolling
     for selector in ("#board", "#die", "#turn", "#timer"):
         box = page.evaluate(BOX_JS, selector)[0]
