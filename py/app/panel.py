@@ -341,6 +341,12 @@ def log_html(table: Table, history: History, first: str = "", limit: int = 150,
     return "".join(items)
 
 
+def quit_text(table: Table) -> str:
+    """The quit dialog's text, saying only what applies here: on a device shared with other
+    people who play on, that they keep playing; else that the one who quits goes Home."""
+    return table.leave.text_at_device(shared=len(table.people_in_play()) > 1)
+
+
 def quit_options_html(table: Table, seats: Sequence[str], default: str) -> str:
     return "".join(f'<option value="{s}"{" selected" if s == default else ""}>'
                    f"{escape(table.name(s))}</option>" for s in seats)

@@ -472,3 +472,19 @@ def test_the_question_before_replacing_a_game_says_which_game_ends() -> None:
     text = panel.replace_text(table)
     assert "in progress (2 players; Ada (red) to play)" in text
     assert "cannot be resumed" in text
+
+
+def test_the_quit_text_says_only_what_applies_at_this_device() -> None:
+    """The seed's sentences, those that apply here: two people sharing the device are not
+    told about online and computer players, one against a computer is not told about a
+    shared device; Gilgiti's leave (no such sentences) is said whole."""
+    shared = Table.new("courtyard", ("red", "green"), 4, now=0.0)
+    text = panel.quit_text(shared)
+    assert text == ("All your tokens will be removed, and you cannot rejoin this match. The "
+                    "remaining players continue. On a shared device, the other players keep "
+                    "playing.")
+    alone = Table.new("courtyard", ("red", "green"), 4, now=0.0, players={"green": "easy"})
+    assert panel.quit_text(alone).endswith(
+        "The remaining players continue. Online and computer players return to Home.")
+    gilgiti = Table.new("gilgiti", ("red", "green"), 4, now=0.0)
+    assert panel.quit_text(gilgiti) == gilgiti.leave.text

@@ -250,6 +250,10 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     dialog.wait_for(state="visible")
     assert "All your tokens will be removed, and you cannot rejoin this match." in \
         dialog.inner_text()
+    # the safe answer has the focus; three people here: nothing about online or computers
+    assert table.evaluate("document.activeElement.id") == "quit-cancel"
+    assert "On a shared device" in dialog.inner_text()
+    assert "Online and computer" not in dialog.inner_text()
     table.click("#quit-cancel")
     assert position(table) == state  # cancelling changes nothing
     quitter = state.turn

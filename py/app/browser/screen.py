@@ -441,9 +441,9 @@ class Screen:
         el("quit-who").hidden = not named
         el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if named else ""
         el("quit-title").textContent = leave.title
-        el("quit-text").textContent = leave.text
+        el("quit-text").textContent = panel.quit_text(table)
         el("quit-confirm").textContent = leave.button
-        el("dlg-quit").showModal()
+        open_dialog("quit")  # the focus on "Keep playing" (autofocus), not the seat list
 
     @staticmethod
     def show_replace(table: Table) -> None:
