@@ -188,9 +188,9 @@ def winners_team(scene: Scene) -> str | None:
 
 def pod_html(table: Table, scene: Scene, colour: str) -> str:
     """A seat's box at its corner of the board: its name, and short facts under it (the first
-    fact, such as "1/4 home", first; then the computer's level and the partner), each whole:
-    they wrap to another line rather than being cut ("easy · 1/4 ho…"). The running clock
-    replaces them while the seat acts."""
+    fact, such as the tokens home, first; then the computer's level and the partner), each
+    whole: they wrap to another line rather than being cut (the count was, after the level).
+    The running clock replaces them while the seat acts."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
