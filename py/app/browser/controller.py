@@ -257,6 +257,9 @@ class Controller:
             # from the names, not the line's text: that holds the swatch's letter ("RAda")
             turn = panel.turn_text(t, t.scene())
             self.screen.announce(f"{turn}. {self.prompt()}".strip())
+        elif page == "rules":  # on the rules of the game in progress, or of the form's choice
+            self.screen.focus_rules(t.record.rules if t is not None and not t.over
+                                    else form.chosen_rules())
         else:
             self.screen.focus_screen(page)
 

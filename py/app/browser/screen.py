@@ -404,6 +404,19 @@ class Screen:
         target.focus(js({"preventScroll": True}))
 
     @staticmethod
+    def focus_rules(rules: str) -> None:
+        """The rules screen opens on one rule set's rules: the focus on its heading, scrolled
+        to the top of the view (the first rule set's is the screen's own heading)."""
+        target = document.querySelector(
+            f'#screen-rules [data-rules="{rules}"] :is(h2, h3)')
+        if is_none(target) or target.tagName == "H2":
+            Screen.focus_screen("rules")
+            return
+        target.setAttribute("tabindex", "-1")
+        target.focus(js({"preventScroll": True}))
+        target.scrollIntoView(js({"block": "start"}))
+
+    @staticmethod
     def piece_for_key(event: Any) -> str | None:
         """Arrow keys move the focus among the movable pieces, in the order they stand on the
         board as one reads it (top to bottom, left to right; right and down go on, left and
