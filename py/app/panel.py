@@ -151,6 +151,20 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     return "Choose one of the moves below." if options else ""
 
 
+KEY_HINTS = (", or focus it and press Enter or Space", " (arrow keys, then Enter)",
+             "; arrow keys move among the tokens, Enter plays")
+"""The parts of a prompt that are for a keyboard: the hint's markup marks them, and a
+touch-only device does not show them (they took two lines of a phone's panel)."""
+
+
+def prompt_html(text: str) -> str:
+    """A prompt as markup, its keyboard parts (:data:`KEY_HINTS`) in ``kbd-hint`` spans."""
+    html = escape(text)
+    for hint in KEY_HINTS:
+        html = html.replace(escape(hint), f'<span class="kbd-hint">{escape(hint)}</span>')
+    return html
+
+
 def seats_html(table: Table, scene: Scene) -> str:
     items = []
     for seat in scene.seats:

@@ -203,6 +203,7 @@ def test_roll_highlights_tokens_and_announces(table: Page) -> None:
         a["token"] for a in legal}
     assert table.locator("#board .token.movable").first.get_attribute("aria-label")
     assert "rolled" in table.inner_text("#announcer")
+    assert "(arrow keys, then Enter)" in table.inner_text("#die-hint")  # a mouse: a keyboard
     assert table.evaluate("document.activeElement.classList.contains('movable')")
 
 

@@ -235,7 +235,7 @@ class Screen:
         self.draw_pods(table, scene)
         self.draw_die(table, scene, die_state)
         el("btn-quit").textContent = table.leave.button  # "Quit game", or Gilgiti's "Leave game"
-        el("die-hint").textContent = prompt
+        self._write("die-hint", panel.prompt_html(prompt))
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
         cells = {c.id: c for c in scene.board.cells} if picker else None
         self._write("choices", panel.choice_buttons_html(buttons, pieces, cells))
