@@ -199,6 +199,32 @@ def test_stacks_are_drawn_as_stacks_with_their_count_and_a_rider_on_its_carrier(
     assert 'class="token token-red carrier"' in svg and 'class="token token-blue rider"' in svg
 
 
+def test_a_tap_on_a_double_means_the_man_under_the_finger_in_any_order() -> None:
+    """A rider's disc overlaps its carrier's: a tap where both discs are means the one whose
+    centre is nearer (in proportion), not the first in the list; each keeps a hit square
+    of at least 44 CSS px on a 360 px phone."""
+    base = scene(_position())
+    carrier = Piece("red-0", "red", 0, "Red 0")
+    rider = Piece("blue-0", "blue", 0, "Blue 0")
+    layout = view.piece_layout(base._replace(stacks=(Stack("30", (carrier, rider),
+                                                             "double"),)))
+    (cx, cy, cr), (rx, ry, rr) = layout["red-0"], layout["blue-0"]
+    assert math.hypot(rx - cx, ry - cy) < cr + rr  # the discs overlap
+    hit = view.hit_half(352)
+    assert 2 * hit * 352 / view.SIZE >= 44
+    # a point in both discs, nearer the rider's centre: the rider, in either order
+    t = 0.35  # of the way from the rider's centre to the carrier's
+    px, py = rx + (cx - rx) * t, ry + (cy - ry) * t
+    assert math.hypot(px - cx, py - cy) <= cr and math.hypot(px - rx, py - ry) <= rr
+    for order in (["red-0", "blue-0"], ["blue-0", "red-0"]):
+        assert view.pieces_at(layout, order, px, py, hit) == ["blue-0"]
+        assert view.pieces_at(layout, order, rx, ry, hit) == ["blue-0"]
+        assert view.pieces_at(layout, order, cx, cy, hit) == ["red-0"]
+        # beside the double, off both discs: both, for a picker
+        assert set(view.pieces_at(layout, order, cx - cr - 4, cy + cr, hit)) == \
+            {"red-0", "blue-0"}
+
+
 def _played_table() -> tuple[Table, list]:
     table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"})
     history = []
