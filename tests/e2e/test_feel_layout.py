@@ -130,6 +130,13 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     for box in page.evaluate(BOX_JS, "#setup button, #btn-resume, .top-nav a"):
         assert box["h"] >= 32, box
+    # Start game in view without scrolling (it stays at the window's bottom edge)
+    start = page.evaluate(BOX_JS, "#btn-start")[0]
+    assert start["top"] >= 0 and start["bottom"] <= height + 0.5, start
+    # the heading has the focus for a screen reader, without a ring that looks like a field
+    page.focus("#home-title")  # as focus_screen does (tabindex -1 set when Home was shown)
+    assert page.evaluate("document.activeElement.id") == "home-title"
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "none"
     if width < height:  # a phone held upright: the board is a small preview above the form,
         # whose heading starts in the top half of the screen (below a full board it did not)
         title = page.evaluate(BOX_JS, "#home-title")[0]
