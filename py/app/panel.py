@@ -38,8 +38,8 @@ def badge(table: Table, seat: str, suffix: str = "") -> str:
 def die_face(value: int | str | None, blank: str = "Roll") -> str:
     """A die face in a 100 x 100 box: pips for 1..6, a drawn crown or feather, any other
     face as its text, ``blank`` ("Roll", or the rule set's "Throw") when blank."""
-    if value is None:
-        size = 26 if len(blank) <= 4 else 22
+    if value is None:  # big enough to read on a phone's die (26 was about 8 px there)
+        size = 36 if len(blank) <= 4 else 25
         return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.35:.0f}" '
                          f'text-anchor="middle" font-size="{size}" font-weight="700">'
                          f'{escape(blank)}</text>')
@@ -53,6 +53,19 @@ def die_face(value: int | str | None, blank: str = "Roll") -> str:
     size = 44 if len(text) <= 2 else max(14, 88 // len(text))
     return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.36:.0f}" '
                      f'text-anchor="middle" font-size="{size}" font-weight="800">{text}</text>')
+
+
+WAITING_FACE = "…"
+"""The die's face while a turn starts with nothing rolled yet (a computer about to roll)."""
+
+
+def die_shown(state: str, shown: int | str | None) -> int | str | None:
+    """What the die shows in ``state`` (see :func:`die_label`): its word when a press rolls
+    (None); else the last value rolled, or :data:`WAITING_FACE` before one (a computer's turn
+    started with a blank face, as if the die were broken)."""
+    if state == "ready":
+        return None
+    return WAITING_FACE if shown is None else shown
 
 
 def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> str:

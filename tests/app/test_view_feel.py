@@ -146,6 +146,13 @@ def test_named_faces_are_drawn_not_written(face) -> None:
 
 def test_any_other_face_is_its_text_and_a_blank_die_says_roll() -> None:
     assert ">Roll</text>" in panel.die_face(None)
+    # the word is big enough for a phone's die: more than a third of the face's height
+    assert 'font-size="36"' in panel.die_face(None)
+    assert 'font-size="25"' in panel.die_face(None, blank="Throw")
+    # a computer's turn before its roll: a face that says it is coming, not a blank one
+    assert panel.die_shown("off", None) == panel.WAITING_FACE
+    assert ">…</text>" in panel.die_face(panel.die_shown("wait", None))
+    assert panel.die_shown("off", 4) == 4 and panel.die_shown("ready", 4) is None
     assert ">10</text>" in panel.die_face(10)
     assert "&lt;b&gt;" in panel.die_face("<b>")
 

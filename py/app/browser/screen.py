@@ -282,7 +282,7 @@ class Screen:
         for name in ("ready", "wait"):
             die.classList.toggle(name, state == name)
         shown = scene.dice[-1].value if scene.dice else None
-        face = panel.die_face(None if state == "ready" else "" if shown is None else shown,
+        face = panel.die_face(panel.die_shown(state, shown),
                               blank=table.wording.verb.capitalize())
         if self._write("die-face", face) and self.rolled and shown is not None:
             self.sound.roll()
