@@ -146,6 +146,20 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
     green.set_checked(was_ticked)
 
 
+def test_the_move_log_is_not_cut_on_a_phone(page: Page) -> None:
+    """A phone scrolls the page, not a box in it: a box cut its last entry in half."""
+    _at(page, 360, 740, "light")
+    page.click("#btn-details")
+    try:
+        page.wait_for_selector("#log li")
+        assert page.locator("#log li").count() > 10  # a log longer than a screen's box
+        cut = page.evaluate("(() => { const l = document.getElementById('log');"
+                            " return l.scrollHeight - l.clientHeight; })()")
+        assert cut <= 1
+    finally:
+        page.click("#btn-details")
+
+
 def test_a_long_name_without_break_points_does_not_widen_a_narrow_page(page: Page) -> None:
     _at(page, 360, 740, "light")
     assert LONG_NAME in page.inner_text("#seats")
