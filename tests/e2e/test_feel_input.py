@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_app_play import SAVE_KEY, _new_page, start_game
 
 from ludo import record_from_json, replay
@@ -91,7 +92,10 @@ def _to_a_roll(page: Page) -> None:
             return
         tokens = page.locator("#board .token.movable")
         if tokens.count() > 1:
-            tokens.first.click()
+            try:  # the tokens of an automatic move glow too: it may play (and they go) first
+                tokens.first.click(timeout=2000)
+            except PlaywrightTimeout:
+                continue
         else:
             page.wait_for_timeout(50)  # an automatic move
     raise AssertionError("no roll came up")
