@@ -172,3 +172,44 @@ def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
                     f"{escape(seat[:1].upper())}</span><span class='who'>"
                     f"{escape(seat.capitalize())}: {who}</span>{button}</li>")
     return f"<ul class='room-seats plain'>{''.join(rows)}</ul>"
+
+
+# -- how a match ends or waits, in words every page of the room shows -----------------------
+
+
+def ended_by_leaving(table: Any) -> str | None:
+    """The notice for a match that a player's leaving ended for everybody, else None.
+
+    Rule-neutral: a rule set whose ``leave.ends_match`` is true ends the match at a ``quit``
+    with no winner; the seat that left is the record's last action. Every page of the room
+    (the one that left, the host, the guests, the spectators) shows these same words.
+    """
+    if not (table.over and table.leave.ends_match) or table.winners():
+        return None
+    actions = table.record.actions
+    last = actions[-1] if actions else None
+    if last is None or last.type != "quit" or last.seat is None:
+        return None
+    return f"{table.name(last.seat)} left the game: the match has ended."
+
+
+def away_words(ms: float) -> str:
+    """How long, in a player's words: 10-second steps under two minutes (a status read out
+    by screen readers changes at most every 10 s), then minutes, then hours and minutes."""
+    seconds = max(0, int(ms // 1000))
+    if seconds < 10:
+        return "a few seconds"
+    if seconds < 120:
+        minutes, rest = divmod(seconds // 10 * 10, 60)
+        parts = ([f"{minutes} min"] if minutes else []) + ([f"{rest} s"] if rest else [])
+        return " ".join(parts)
+    if seconds < 3600:
+        return f"{seconds // 60} min"
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def host_away_text(ms: float) -> str:
+    """A guest's status while the host's page, which runs the match and every seat's clock,
+    is away: the match waits for it (docs/online.md, "Leaving")."""
+    return f"The host has been away {away_words(ms)}: the match goes on when they return."

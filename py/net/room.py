@@ -28,6 +28,7 @@ What happens, in order (docs/online.md, "The game protocol", has every message):
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -798,6 +799,10 @@ class GuestRoom:
         self.throws: list[Throw] = []
         self.events: list[dict[str, Any]] = []  # what the last action applied caused
         self.turn_before: str | None = None
+        # When this device last heard from the host (the page's wall clock, epoch ms), saved
+        # with the room: only the host's page runs the match and its clocks, so while it is
+        # away the match waits, and the guest is told for how long (host_away).
+        self.host_seen: float | None = None
         self.on_change: Callable[[str], None] = lambda what: None
         self.on_saved: Callable[[], None] = lambda: None  # chains or seat changed: store them
 
@@ -815,12 +820,28 @@ class GuestRoom:
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.send("hello", name=self.name, secret=self.secret)
 
-    def disconnect(self) -> None:
+    def disconnect(self, now: float | None = None) -> None:
+        """The connection to the host was lost (at ``now``, when the page knows it)."""
         self.connected = False
+        if now is not None:
+            self.host_seen = now
         self.on_change("host-away")
+
+    def host_away(self, now: float) -> float | None:
+        """How long (ms) the host has been away from a running match, as this device saw it:
+        since its connection was lost or last carried a message, across this page's reloads.
+        None while connected, before the match or after it, or when the host was never seen."""
+        if self.connected or self.host_seen is None:
+            return None
+        if self.table is None and self.match is None:  # before the match (a participant's
+            return None  # device knows its match from storage before the host's sync)
+        if self.table is not None and self.table.over:
+            return None
+        return max(0.0, now - self.host_seen)
 
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""
+        self.host_seen = now
         try:
             whole = self.reassembler.feed(text)
             if whole is None:
@@ -1172,7 +1193,7 @@ class GuestRoom:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
-                "asked": self.asked, "match": self.match}
+                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
@@ -1193,7 +1214,21 @@ class GuestRoom:
         room.asked = asked if isinstance(asked, str) else None
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
+        seen = data.get("hostSeen")  # absent in rooms saved before it was kept
+        room.host_seen = _finite_float(seen)
         return room
+
+
+def _finite_float(value: Any) -> float | None:
+    """A stored number read as hostile input: a finite float, else None (a bool, a text, an
+    integer too large for a float, an infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def new_secret() -> str:

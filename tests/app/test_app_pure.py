@@ -91,7 +91,7 @@ def test_colour_is_never_the_only_cue_and_movable_tokens_are_buttons() -> None:
     for colour, letter in view.LETTER.items():
         assert svg.count(f">{letter}</text>") == 4, colour
     assert svg.count('role="button" tabindex="0"') == 1
-    assert 'aria-label="Red token 1, in the yard; moves to square 0 (1 from red&#x27;s start)' \
+    assert 'aria-label="Red token 1, in the yard; moves to square 1 (1 from red&#x27;s start)' \
         in svg
 
 

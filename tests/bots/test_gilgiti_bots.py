@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 
-from gilgitikit import gload, mv  # noqa: E402
+from gilgitikit import gload, mv, strike  # noqa: E402
 
 from ludo import Action, apply, distinct_moves, legal_actions, new_game  # noqa: E402
 from ludo.bots import LEVEL_NAMES, choose_action, players  # noqa: E402
@@ -108,6 +108,29 @@ def test_whole_team_games_between_bots_stay_legal(level):
             state, levels[state.turn], 4)
         assert state.phase == "roll" or action in legal_actions(state)
         state, _ = apply(state, action)
+
+
+def stack_strike_or_step():
+    """Red's pair on 2 can strike green's pair on 5 with the 3, or red's token on 20 can step."""
+    return gload(phase="move", rolled=[3],
+                 tokens={"red": [2, 2, 20, "yard"], "green": [5, 5, "yard", "yard"]})
+
+
+def test_easy_takes_a_stack_strike_like_a_capture():
+    state = stack_strike_or_step()
+    hit = strike([("red", 0), ("red", 1)], 3)
+    assert set(distinct_moves(state)) == {hit, mv("red", 2, 3)}
+    assert {choose_action(state, "easy", seed) for seed in range(40)} == {hit}
+
+
+def test_any_event_naming_victims_is_a_capture_to_easy():
+    # rule-neutral: the players know no rule set's event names, only that victims went back
+    assert players.sends_back({"type": "captured", "seat": "red", "victims": [["green", 0]]})
+    assert players.sends_back({"type": "struck", "seat": "red",
+                               "victims": [["green", 0], ["green", 1]]})
+    assert players.sends_back({"type": "sent_back", "seat": "red", "victims": [["blue", 2]]})
+    assert not players.sends_back({"type": "moved", "seat": "red", "to": 5})
+    assert not players.sends_back({"type": "forced", "seat": "red", "victims": []})
 
 
 def test_a_team_tournament_game_credits_both_partners():

@@ -2,7 +2,9 @@
 screen, friends joining by its link, whole games played by mouse to the end, Gilgiti turns
 played value by value, a four-seat room with a computer seat run by the host, a spectator, a
 guest reloading mid-turn back in its seat, forged messages refused by every page, three quits
-leaving the computer the winner, and a guest whose offer was lost calling the host again.
+leaving the computer the winner, a guest whose offer was lost calling the host again, and in
+Gilgiti a host page closed and opened again (the guest told how long it was away) and a leave
+that sends both pages Home.
 
 WebRTC needs a non-loopback network interface here (docs/online.md, runtime notes): with only
 a loopback interface Chromium gathers no candidates and these tests are skipped.
@@ -347,7 +349,10 @@ def test_links_that_cannot_authenticate_the_host_are_refused(browser: Browser,
 def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
                                                         server_url: str) -> None:
     """Gilgiti online: each page rolls its own seat's dice and plays every value, chip then
-    token (or token then chip), by mouse; the other page follows value by value."""
+    token (or token then chip), by mouse; the other page follows value by value. Then the
+    host's page closes and comes back (the guest is told how long it has been away), and the
+    guest leaves, which ends the match for everybody: both pages go back to the start screen
+    saying who left, in the same words (the host's too, whose own person did not leave)."""
     from test_gilgiti import play, safe_choices, state_of, wait_change
 
     from ludo import distinct_moves, parse_position
@@ -360,7 +365,9 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
     rolled = {"red": 0, "yellow": 0}
     played = {"red": 0, "yellow": 0}
     began = time.monotonic()
-    while min(played.values()) < 6 or min(rolled.values()) < 4:
+    # three plays a seat with a choice (chip first, token first, chip first) and four rolls: a
+    # longer loop can outlast the game (a seat whose plays mostly make themselves may win first)
+    while min(played.values()) < 3 or min(rolled.values()) < 4:
         assert time.monotonic() - began < 400, (rolled, played)
         state = parse_position(facts(host)["position"])
         assert state.phase != "over"
@@ -382,4 +389,26 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
             played[state.turn] += 1
     same_position([host, guest])
     assert state_of(guest).seats == ("red", "yellow")
+    # the host's page closes: its page is the table, so the match waits, and the guest is told
+    # for how long; the host's device opens the game again and the match goes on
+    context, version = host.context, facts(host)["version"]
+    host.close()
+    guest.wait_for_function("document.getElementById('online-status').textContent"
+                            ".startsWith('The host has been away ')", timeout=60_000)
+    assert guest.text_content("#online-status").endswith(": the match goes on when they return.")
+    host = context.new_page()
+    host.errors = []
+    host.on("pageerror", lambda e: host.errors.append(str(e)))
+    host.goto(server_url + PARAMS)  # no link: the device's own room resumes from its storage
+    host.wait_for_selector("#screen-table:not([hidden])", timeout=BOOT_MS)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    assert facts(host)["version"] >= version and facts(guest)["status"] == "Connected to the host."
+    quit_online(guest)
+    told = "Yusuf (yellow) left the game: the match has ended."
+    for page in (guest, host):
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.wait_for_function("t => document.getElementById('resume-text').textContent === t",
+                               arg=told)
+        assert page.text_content("#board-notice") == told
+        assert facts(page)["over"] and page.locator("dialog[open]").count() == 0
     assert host.errors == [] and guest.errors == []

@@ -213,7 +213,8 @@ def test_all_or_nothing_stuck_rolls_the_entire_turn_back_and_play_passes_on():
 def test_all_or_nothing_a_turn_with_nothing_playable_passes():
     state = gload(tokens={"red": ["yard"] * 4})
     after, events = apply(state, roll(4))
-    assert kinds(events) == ["rolled", "to_play", "rolled_back", "turn"]
+    # nothing is announced as "to play" when nothing can be played
+    assert kinds(events) == ["rolled", "rolled_back", "turn"]
     assert of(events, "rolled_back")[0]["played"] == 0
     assert after.turn == "green" and after.tokens == state.tokens
 
@@ -391,6 +392,23 @@ def test_stacks_no_strike_on_a_block_of_another_size_or_pattern():
         tokens["red"] = tokens["red"][:3] + [30]  # something else to play
         state = gload(teams=teams, phase="move", rolled=[4], tokens=tokens)
         assert strikes(state) == set(), tokens
+
+
+def test_stacks_a_stack_is_every_token_of_the_side_on_the_square():
+    pair = strike([("red", 0), ("red", 1)], 4)
+    alone = gload(teams=True, phase="move", rolled=[4],
+                  tokens={"red": [10, 10, 30, "yard"], "green": [14, 14, "yard", "yard"]})
+    assert pair in distinct_moves(alone)
+    # a partner's token beside the pair makes it a 2+1 mixed stack: no pair strikes
+    beside = gload(teams=True, phase="move", rolled=[4],
+                   tokens={"red": [10, 10, 30, "yard"], "yellow": [10, "yard", "yard", "yard"],
+                           "green": [14, 14, "yard", "yard"]})
+    assert strikes(beside) == set()
+    # three reds cannot split off a pair to strike a green pair
+    three = gload(phase="move", rolled=[4],
+                  tokens={"red": [10, 10, 10, 30], "green": [14, 14, "yard", "yard"]})
+    assert strikes(three) == set()
+    assert {a.tokens for a in legal_actions(three)} == {None}
 
 
 def test_stacks_the_struck_block_goes_back_to_its_yards():
@@ -708,6 +726,56 @@ def test_clock_a_timeout_plays_like_easy_wins_first_then_captures_and_homes():
     # deterministic: the same position always gets the same play
     busy = gload(phase="move", rolled=[6, 4], tokens={"red": [5, 20, 33, "yard"]})
     assert len({GILGITI.timeout_choice(busy) for _ in range(5)}) == 1
+
+
+def test_clock_a_timeout_never_strands_a_value_that_some_order_plays():
+    # red rolled 6 then 5: taking token 3 home with the 6 first strands the 5 (nothing else
+    # can move without a 6), but entering with the 6 and moving 5 plays both
+    for word in ("0123456789abcdef", "00000000000000ff", "fedcba9876543210"):
+        state = gload(phase="move", rolled=[6, 5], rng=word,
+                      tokens={"red": ["yard", "yard", "yard", 50],
+                              "green": [20, "yard", "yard", "yard"]})
+        assert GILGITI.can_complete(state)
+        assert mv("red", 3, 6) in distinct_moves(state)  # home at once: what Easy prefers
+        assert GILGITI.timeout_choice(state) != mv("red", 3, 6)
+        after, events = apply(state, Action("timeout"))
+        assert "rolled_back" not in kinds(events)
+        assert after.turn == "green" and len(of(events, "entered")) == 1
+        assert len(of(events, "moved")) == 1
+
+
+def test_clock_a_timeout_completes_every_turn_that_can_be_completed():
+    checked = 0
+    for seed in range(6):
+        state = new_game("gilgiti", ("red", "green", "yellow", "blue"), seed, {"teams": True})
+        for _ in range(400):
+            if state.phase == "over":
+                break
+            if state.phase == "move" and GILGITI.can_complete(state):
+                _, events = apply(state, Action("timeout"))
+                assert "rolled_back" not in kinds(events), js(state)
+                checked += 1
+            state, _ = apply(state, Action("timeout") if state.phase == "move"
+                             else resolve(state, Action("roll")))
+    assert checked > 100
+
+
+def test_clock_a_timeout_rolls_back_a_turn_no_order_completes():
+    state = gload(phase="move", rolled=[6, 2], tokens={"red": ["red-lane-4"] + ["home"] * 3})
+    assert not GILGITI.can_complete(state)
+    after, events = apply(state, Action("timeout"))
+    assert "rolled_back" in kinds(events) and after.turn == "green"
+    assert toks(after, "red") == ["red-lane-4"] + ["home"] * 3
+
+
+def test_clock_a_timeout_takes_a_stack_strike_like_a_capture():
+    # red's pair on 2 strikes green's pair on 5 with the 3; red's token on 20 could step instead
+    hit = strike([("red", 0), ("red", 1)], 3)
+    for k in range(40):
+        state = gload(phase="move", rolled=[3], rng=f"{k * 7919 + 1:016x}",
+                      tokens={"red": [2, 2, 20, "yard"], "green": [5, 5, "yard", "yard"]})
+        assert set(distinct_moves(state)) == {hit, mv("red", 2, 3)}
+        assert GILGITI.timeout_choice(state) == hit
 
 
 def test_clock_timeouts_are_counted_and_never_remove_anyone():

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ludo import Action, Record, active_seats, legal_actions, play, replay
+from ludo import Action, Record, active_seats, apply, legal_actions, play, replay
 from ludo.engine import rules_for
 from ludo.invariants import violations
 from ludo.notation import format_record, parse_record, position_to_json
@@ -156,7 +156,43 @@ def check_step(before: Any, action: Action, after: Any, events: list[dict[str, A
         dest = ref_dest(turn, b["men"][turn][action.token], die)
         if a["men"].get(turn):
             assert a["men"][turn][action.token] == dest
+    for event in events:
+        if event["type"] == "no_move":
+            check_lost_reasons(b, event)
     assert violations(before, after, events) == []
+
+
+def check_lost_reasons(b: dict[str, Any], event: dict[str, Any]) -> None:
+    """Every cause a lost throw gives is true of the position it was thrown in."""
+    turn, face = event["seat"], event["value"]
+    mine = b["men"][turn]
+    out = [p for p in mine if p not in ("balk", "home")]
+    carried = {d["carrier"][1] for d in b["doubles"] if d["carrier"][0] == turn}
+    waiting = [p for p in out if isinstance(p, str) and not p.startswith(f"{turn}-lane-")]
+    codes = [event["reason"], *event.get("also", ())]
+    assert len(codes) == len(set(codes)), event
+    for code in codes:
+        if code == "no_man_out":
+            assert all(p == "balk" for p in mine) and face != "crown" and codes == [code]
+        elif code == "in_balk":
+            assert not out and "home" in mine and "balk" in mine and face != "crown"
+            assert codes == [code]
+        elif code == "start_held":
+            assert face == "crown" and "balk" in mine and occupants(b)[START[turn]] == 2
+        elif code == "waiting":
+            # ... and not all his other men are home (men waiting too do not count)
+            assert waiting and any(p != "home" and p not in waiting for p in mine)
+        elif code == "double_home":
+            assert face == "crown" and any(ref_dest(turn, mine[t], "crown") == "home"
+                                           for t in carried)
+        elif code == "feather":
+            assert face == "feather" and any(ref_dest(turn, p, "feather") is None
+                                             and not str(p).startswith(f"{turn}-lane-")
+                                             for p in out)
+        elif code == "feather_column":
+            assert face == "feather" and any(str(p).startswith(f"{turn}-lane-") for p in out)
+        else:
+            assert code == "blocked", event
 
 
 def play_out(plan: dict[str, Any]) -> tuple[Record, list[Any], int]:
@@ -232,3 +268,56 @@ def test_given_and_drawn_throws_leave_the_same_position(seed, plies):
             state = drawn
         else:
             state = R.advance(state, rnd.choice(legal_actions(state)))
+
+
+def test_two_crowns_come_exactly_when_a_carrier_throws_a_crown_straight_after_another():
+    """The seed's "throws two crowns in succession", as docs/rules/royal.md reads it, tracked
+    here apart from the engine: a turn's crowns count towards a pair; sending the rider back or
+    climbing on top uses the pair up; a crown played as a move after the choice keeps the
+    double and is the first of the next pair. A carrier's crown that makes a pair gives the
+    choice (or, with no other man to move, sends the rider back); no other throw does. The
+    dice favour crowns so that runs of three and more come up often."""
+    faces = (1, 2, 3, 4, "feather") + ("crown",) * 4
+    rnd = random.Random(13)
+    choices_seen = third_crowns = 0
+    for game in range(60):
+        state = R.new_game(("red", "green", "yellow", "blue"), game)
+        pair = 0  # crowns towards the pair, counted here
+        after_choice_move = False
+        for _ in range(3000):
+            if state.phase == "over":
+                break
+            turn = state.turn
+            if state.phase == "roll":
+                action = Action("roll", value=rnd.choice(faces))
+            else:
+                action = rnd.choice(legal_actions(state))
+            carrying = any(d["carrier"][0] == turn for d in position_to_json(state)["doubles"])
+            before_phase = state.phase
+            state, events = apply(state, action)
+            types = [e["type"] for e in events]
+            if action.type == "roll" and action.value == "crown":
+                pair += 1
+                gives = carrying and pair >= 2
+                forced = any(e.get("reason") == "two_crowns_forced" for e in events)
+                assert ("two_crowns" in types or forced) == gives, (pair, events)
+                if gives and not forced:
+                    assert state.phase == "choose"
+                if gives:
+                    choices_seen += 1
+                    third_crowns += after_choice_move
+                if forced:
+                    pair = 0
+            elif action.type == "roll":
+                assert "two_crowns" not in types
+            if action.type in ("send_back", "reverse"):
+                pair = 0
+            # a crown played as a move after the choice: the first of the next pair
+            after_choice_move = before_phase == "choose" and action.type == "move"
+            if after_choice_move:
+                pair = 1
+            if state.turn != turn or state.phase == "over":
+                pair = 0
+                after_choice_move = False
+    # the runs this test is about did come up
+    assert choices_seen > 50 and third_crowns > 5, (choices_seen, third_crowns)

@@ -180,6 +180,16 @@ def test_s04_throws_do_nothing_until_a_crown():
                             "one: the throw is lost.")
 
 
+def test_s04_a_throw_lost_with_men_home_and_the_rest_in_the_balk_does_not_say_none_is_out():
+    # three men home, one in the balk: men have been out, so "No man is out yet" would be false
+    state = load(men={"red": ["balk", "home", "home", "home"]})
+    after, events = throw(state, 3)
+    assert kinds(events) == ["rolled", "no_move", "turn"]
+    assert events[1]["reason"] == "in_balk"
+    assert told(events) == ("Red threw a 3. Every man not yet home is in the balk, and only a "
+                            "crown starts one: the throw is lost.")
+
+
 def test_s05_the_first_crown_places_a_man_on_the_starting_point():
     state = R.new_game(COLOURS, 1)
     after, events = throw(state, "crown")
@@ -227,7 +237,7 @@ def test_s09_a_later_crown_starts_another_man_or_moves_one_out():
     after, _ = throw(state, "crown")
     assert distinct_moves(after) == [move(0), move(1)]
     labels = {c.action.token: c.label for c in choices(after)}
-    assert labels[0].startswith("moves to space 13") and labels[1] == "starts on the starting point"
+    assert labels[0].startswith("moves to space 14") and labels[1] == "starts on the starting point"
     started, _ = play(after, move(1))
     assert men(started, "red") == [5, 0, "balk", "balk"]
     moved, _ = play(after, move(0))
@@ -335,11 +345,11 @@ def test_s15_the_carrier_moves_the_double_rider_and_all():
     # the screen moves both men along the carrier's path
     assert events[0]["pieces"] == ["red-0", "green-0"]
     assert events[0]["path"] == ["5", "6", "7"]
-    assert told(events) == "Red carried the double (with Green man 1) to space 7 (8 from " \
+    assert told(events) == "Red carried the double (with Green man 1) to space 8 (8 from " \
         "red's start)."
     (choice,) = choices(state)
     assert choice.pieces == ("red-0", "green-0") and choice.target == "7"
-    assert choice.label == "carries the double to space 7 (8 from red's start)"
+    assert choice.label == "carries the double to space 8 (8 from red's start)"
 
 
 def test_s15_if_he_cannot_move_the_double_he_moves_another_man():
@@ -368,7 +378,7 @@ def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
     assert men(after, "green")[0] == 8 and men(after, "red")[0] == 5
     assert doubles(after) == []
     assert events[0]["off"] is True
-    assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 8, a feather "
+    assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 9, a feather "
                                         "(48 from green's start).")
 
 
@@ -394,7 +404,7 @@ def test_s19_two_crowns_let_the_carrier_send_the_rider_to_balk():
     assert [(c.kind, c.label, c.pieces, c.target) for c in options] == [
         ("send_back", "Send Green man 1 back to balk", (), None),
         ("reverse", "Climb on top of Green man 1", (), None),
-        ("carry", "carries the double to space 13, a crown (14 from red's start)",
+        ("carry", "carries the double to space 14, a crown (14 from red's start)",
          ("red-0", "green-0"), "13")]
     back, events = play(after, Action("send_back", token=0))
     assert men(back, "green")[0] == "balk" and doubles(back) == []
@@ -419,8 +429,8 @@ def test_s19_or_climb_on_top_reversing_the_double():
 
 def test_s19_may_also_play_the_crown_as_an_ordinary_move():
     # "he may send the double back ... or place himself on top": he is not obliged to; the
-    # crown can be played as usual instead (the double still moves in preference), and that
-    # spends the pair of crowns as a choice would
+    # crown can be played as usual instead (the double still moves in preference); he keeps
+    # the double, and that crown counts as the first of the next pair
     state = load(crowns=1, turn="green",
                  men={"red": [20, "balk", "balk", "balk"], "green": [20, "green-lane-5", "home",
                                                                     "balk"],
@@ -435,15 +445,62 @@ def test_s19_may_also_play_the_crown_as_an_ordinary_move():
     moved, events = play(after, move(0))
     assert men(moved, "green")[0] == 26 and men(moved, "red")[0] == 26
     assert doubles(moved) == [{"carrier": ["green", 0], "rider": ["red", 0]}]
-    assert moved.phase == "roll" and moved.turn == "green" and moved.crowns == 0
+    assert moved.phase == "roll" and moved.turn == "green" and moved.crowns == 1
     assert kinds(events) == ["moved", "extra_roll"]
     assert parse_position(format_position(moved)) == moved  # the position reads back
-    # a third crown is the first of a new pair: an ordinary crown, the double moves on
+
+
+def test_s19_a_crown_right_after_a_crown_played_as_a_move_is_again_two_crowns_in_succession():
+    # crowns 2 and 3 are also "two crowns in succession" while the carrier still carries the
+    # double: playing crown 2 as a move does not use the pair up (only sending back or
+    # climbing on top does)
+    state = load(crowns=1, turn="green",
+                 men={"red": [14, "balk", "balk", "balk"], "green": [14, 30, "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])
+    second, _ = throw(state, "crown")
+    assert second.phase == "choose"
+    moved, _ = play(second, move(0))  # crown 2 as a move: the double goes on to 26
+    assert men(moved, "green")[0] == 26 and doubles(moved) != [] and moved.crowns == 1
     third, events = throw(moved, "crown")
-    assert third.phase == "move" and third.crowns == 1
-    fourth, events = play(third, move(0), Action("roll", value="crown"))
-    assert fourth.phase == "choose"
-    assert men(fourth, "yellow")[0] == "balk"  # the double came to yellow's man on 39
+    assert third.phase == "choose" and third.crowns == 2
+    assert kinds(events) == ["rolled", "two_crowns"]
+    assert legal_actions(third) == [Action("send_back", token=0), Action("reverse", token=0),
+                                    move(0)]
+    # crown 3 played as a move too: crown 4 gives the choice once more
+    fourth, _ = play(third, move(0), Action("roll", value="crown"))
+    assert men(fourth, "green")[0] == 39 and fourth.phase == "choose"
+    # a choice made uses the pair up: the next crown is the first of a new pair
+    after, _ = play(fourth, Action("reverse", token=0))
+    assert after.crowns == 0
+
+
+def test_s19_the_two_crowns_sentence_names_only_the_options_offered():
+    # red carries two doubles: the one on 20 can play the crown (to 26), the one on 10 cannot
+    # (13 holds a double); red has no other man. Either rider may be sent back; red may climb
+    # on Green man 2 only (climbing on Green man 1 would leave the double on 10, which cannot
+    # play the crown, as red's only other man); the crown may be played as a move (the double
+    # on 20)
+    state = load(crowns=1, men={"red": [20, 10, "home", "home"],
+                                "green": [20, 10, "balk", "balk"],
+                                "yellow": [13, "balk", "balk", "balk"],
+                                "blue": [13, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0)), (("red", 1), ("green", 1)),
+                          (("yellow", 0), ("blue", 0))])
+    after, events = throw(state, "crown")
+    assert legal_actions(after) == [Action("send_back", token=0), Action("send_back", token=1),
+                                    Action("reverse", token=1), move(0)]
+    assert events[1] == {"type": "two_crowns", "seat": "red",
+                         "riders": [["green", 0], ["green", 1]],
+                         "send_back": [["green", 0], ["green", 1]],
+                         "reverse": [["green", 1]], "move": True}
+    assert told(events) == ("Red threw a crown. Two crowns in succession: Red may send Green "
+                            "man 1 or Green man 2 back to balk, climb on top of Green man 2, or "
+                            "play the crown as a move.")
+    assert [c.label for c in choices(after) if not c.pieces] == [
+        "Send Green man 1 back to balk", "Send Green man 2 back to balk",
+        "Climb on top of Green man 2"]
+    assert_illegal(after, Action("roll"), "must first play the second crown: send a rider to "
+                   "balk, climb on top, or move a man")
 
 
 def test_s19_crowns_in_succession_are_counted_within_the_turn():
@@ -465,6 +522,23 @@ def test_s20_the_rider_must_go_to_balk_if_the_carrier_has_no_other_man_to_move()
     assert events[1]["reason"] == "two_crowns_forced"
     assert men(after, "green")[0] == "balk" and after.phase == "roll" and after.turn == "red"
     assert "must go back to balk" in R.describe(events[1], {})
+
+
+def test_s20_carrying_two_doubles_with_no_other_man_to_move_one_rider_must_go_to_balk():
+    # neither double can play the crown (from 5 and 6 green's next crown space is his home
+    # crown, where a double never goes) and green has no other man: one rider must go, green
+    # picks which; nothing else is offered, and the sentence says no more than that
+    state = load(turn="green", crowns=1, men={"red": [5, 6, "balk", "balk"],
+                                              "green": [5, 6, "home", "home"]},
+                 doubles=[(("green", 0), ("red", 0)), (("green", 1), ("red", 1))])
+    after, events = throw(state, "crown")
+    assert legal_actions(after) == [Action("send_back", token=0), Action("send_back", token=1)]
+    assert told(events) == ("Green threw a crown. Two crowns in succession: Green must send Red "
+                            "man 1 or Red man 2 back to balk.")
+    assert [c.label for c in choices(after)] == ["Send Red man 1 back to balk",
+                                                 "Send Red man 2 back to balk"]
+    assert_illegal(after, Action("roll"), "must first play the second crown: send a rider to "
+                   "balk$")
 
 
 def test_s20_a_man_in_the_balk_that_the_crown_could_start_is_another_man_to_move():
@@ -521,6 +595,19 @@ def test_s22_a_double_never_goes_onto_the_home_crown():
     after, _ = throw(state, "crown")
     assert movable(after) == {1, 2, 3}  # the double cannot go home; red plays another man
     assert distinct_moves(after) == [move(1), move(2)]
+
+
+def test_s22_a_crown_lost_because_the_double_cannot_go_onto_the_home_crown_says_so():
+    # red carries green's man on 45: red's next crown space is his home crown, where a double
+    # never goes; red has no other man out, so the crown is lost, and the player is told why
+    state = load(men={"red": [45, "home", "home", "home"], "green": [45, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    after, events = throw(state, "crown")
+    assert kinds(events) == ["rolled", "no_move", "extra_roll"]
+    assert events[1]["reason"] == "double_home" and "also" not in events[1]
+    assert told(events) == ("Red threw a crown. A double cannot go onto the home crown: the "
+                            "throw is lost. A crown: Red throws again.")
+    assert men(after, "red")[0] == 45 and after.crowns == 1
 
 
 def test_s23_with_all_other_men_home_the_rider_plays_down_and_round():
@@ -609,6 +696,37 @@ def test_s27_with_no_other_man_to_move_the_throw_is_lost():
     assert told(events) == "Red threw a 2. No man can move: the throw is lost."
 
 
+def test_s27_a_lost_throw_names_every_cause_whatever_else_is_in_the_balk():
+    # red: a man waiting in green's column (red's other men are not all home), one in the
+    # balk whose starting point holds a green-blue double; a crown: both are why it is lost
+    state = load(men={"red": ["green-lane-2", "balk", "home", "home"],
+                      "green": [0, "balk", "balk", "balk"], "blue": [0, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("blue", 0))])
+    after, events = throw(state, "crown")
+    assert kinds(events) == ["rolled", "no_move", "extra_roll"]
+    assert events[1]["reason"] == "start_held" and events[1]["also"] == ["waiting"]
+    assert told(events) == (
+        "Red threw a crown. A double holds the starting point, so no man can start, and a man "
+        "left in another colour's column waits there until all the player's other men are "
+        "home: the throw is lost. A crown: Red throws again.")
+    # with men in the balk, a number lost to the waiting man says so too
+    after, events = throw(state, 2)
+    assert events[1]["reason"] == "waiting" and "also" not in events[1]
+    # a cause for some men, and others blocked: the feather cannot pass 13 from 8 or 10, and
+    # the man on 5 would land on his own man on 8
+    state = load(men={"red": [5, 8, 10, "balk"]})
+    after, events = throw(state, "feather")
+    assert events[1]["reason"] == "feather" and events[1]["also"] == ["blocked"]
+    assert told(events) == ("Red threw a feather. A feather cannot pass a crown, and no other man "
+                            "can move: the throw is lost.")
+    # a feather stopped by a crown for one man and in the home column for another: one clause
+    state = load(men={"red": [10, "red-lane-2", "balk", "balk"]})
+    after, events = throw(state, "feather")
+    assert events[1]["reason"] == "feather" and events[1]["also"] == ["feather_column"]
+    assert told(events) == ("Red threw a feather. A feather cannot pass a crown or be used in the "
+                            "home column: the throw is lost.")
+
+
 # -- home colours and winning -------------------------------------------------------------
 
 
@@ -630,7 +748,11 @@ def test_s28_only_a_crown_reaches_the_home_crown_and_a_feather_is_no_use_there()
         after, events = throw(state, face)
         assert events[1]["type"] == "no_move", face
     after, events = throw(state, "feather")
-    assert events[1]["reason"] == "feather"
+    # the lost feather says why in the column's own words (the home crown comes before any
+    # feather space, but "cannot pass a crown" would suggest a crown to get past)
+    assert events[1]["reason"] == "feather_column" and "also" not in events[1]
+    assert told(events) == ("Red threw a feather. A feather cannot be used in the home column: "
+                            "the throw is lost.")
     after, events = play(state, Action("roll", value="crown"), move(0))
     assert men(after, "red")[0] == "home"
 
@@ -646,6 +768,21 @@ def test_s28_in_the_home_column_a_man_is_out_of_danger():
         for place in range(52):
             assert not any(royal.is_lane(p) and royal.lane_of(p)[0] == 0
                            for p in royal.path_from(ci, place))
+
+
+def test_s28_a_man_waiting_in_another_colour_s_column_blocks_that_colour_s_men_from_his_space():
+    # red waits on green-lane-1: green's man on 10 may not land there with a 2 (nobody climbs
+    # on a man in a column, and he is not sent back), but passes him with a 3 or a crown
+    state = load(turn="green", men={"red": ["green-lane-1", "home", "home", "home"],
+                                    "green": [10, "home", "home", "home"]})
+    after, events = throw(state, 2)
+    assert kinds(events) == ["rolled", "no_move", "turn"]
+    assert events[1]["reason"] == "blocked" and men(after, "red")[0] == "green-lane-1"
+    assert told(events) == "Green threw a 2. No man can move: the throw is lost."
+    after, _ = play(state, Action("roll", value=3), move(0))
+    assert men(after, "green")[0] == "green-lane-2" and men(after, "red")[0] == "green-lane-1"
+    after, _ = play(state, Action("roll", value="crown"), move(0))
+    assert men(after, "green")[0] == "home"
 
 
 def test_s29_the_first_with_four_men_on_the_home_crown_wins():

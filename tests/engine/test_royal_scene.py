@@ -21,7 +21,7 @@ def test_the_board_marks_crown_and_feather_spaces_and_the_home_crowns():
     for square in ("8", "21", "34", "47"):
         cell = cells[square]
         assert cell.marks == ("feather",) and cell.kind == "track"  # not a safe square here
-        assert cell.label == f"space {square}, a feather space"
+        assert cell.label == f"space {int(square) + 1}, a feather space"  # spoken from 1
     for colour in ("red", "green", "yellow", "blue"):
         assert cells[f"{colour}-home"].marks == ("crown",)
         assert cells[f"{colour}-home"].label == f"{colour}'s home crown"

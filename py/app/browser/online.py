@@ -119,6 +119,7 @@ class Online:
         self.status = "Connecting…"
         self.tick_timer: Timeout | None = None
         self.playing = False
+        self.told_ended = False  # this page went Home with the notice of a match ended by leaving
         try:
             url = signal_url(str(window.location.href), read_setting(document))
         except SignallingError as exc:
@@ -172,7 +173,7 @@ class Online:
         if self.role == "host":
             self.room.disconnect(peer, now_ms())
         elif peer == self.transport.host:
-            self.room.disconnect()
+            self.room.disconnect(now_ms())
             self.status = "Waiting for the host."
         self.ctl.draw_room()
 
@@ -251,6 +252,15 @@ class Online:
             people = [s for s in people if s in t.active_seats()] or people
         return people[0] if people else None
 
+    def guest_waiting(self) -> str:
+        """A guest's words while the host is not connected: how long the host has been away
+        from a running match (its page is the table: the match waits for it), else the
+        connection's own state."""
+        if not bool(window.navigator.onLine):
+            return OFFLINE
+        away = self.room.host_away(now_ms())
+        return self.status if away is None else roomview.host_away_text(away)
+
     def status_line(self) -> str:
         room, t = self.room, self.room.table
         if self.role == "guest":
@@ -259,7 +269,7 @@ class Online:
             if room.closed:
                 return room.closed
             if not room.connected:
-                return self.status
+                return self.guest_waiting()
         if t is not None and not t.over:
             here = set(room.here if self.role == "guest" else room.connected_seats())
             away = [s for s in t.active_seats() if t.kind(s) == "remote"
@@ -453,12 +463,29 @@ class OnlineController(Controller):
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         self.screen.announce(f"{told} {self.prompt()}".strip())
-        if t.over:
+        ended = roomview.ended_by_leaving(t) if t.over else None
+        if ended is not None:
+            self.end_by_leaving(ended)
+        elif t.over:
             if self.screen.table_shown():
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
         self.schedule()
+
+    def end_by_leaving(self, notice: str) -> None:
+        """A player's leaving ended the match for everybody (the rule set's
+        ``leave.ends_match``): every page of the room goes back to the start screen, saying
+        who left, once (a later sync of the same ended match leaves the page where it is)."""
+        o = self.online
+        if o is None or o.told_ended:
+            return
+        o.told_ended = True
+        if el("dlg-quit").open:  # asked to leave a match that has just ended: nothing to ask
+            el("dlg-quit").close("cancel")
+        self.go("home")
+        self.screen.show_notice(notice)
+        self.screen.announce(notice)
 
     def route(self) -> None:
         page = str(window.location.hash or "")
@@ -525,7 +552,43 @@ class OnlineController(Controller):
 
     def draw(self) -> None:
         super().draw()
+        o, t = self.online, self.table
+        if o is not None and o.playing and t is not None and not self.screen.table_shown():
+            note = self.home_note()
+            if note is not None:
+                el("resume-text").textContent = note
         self.draw_online()
+
+    def home_note(self) -> str | None:
+        """Home's note on the room's match, where the local one's would mislead: who ended it
+        by leaving, or (a guest) that it waits for its host ("its clock keeps running" is
+        true only while the host's page, which runs the clocks, is there)."""
+        o, t = self.online, self.table
+        if o is None or t is None:
+            return None
+        if t.over:
+            return roomview.ended_by_leaving(t)
+        if o.role == "guest" and not o.room.connected and not o.room.problem:
+            return o.guest_waiting()
+        return None
+
+    def tick(self) -> None:
+        super().tick()
+        o = self.online
+        if o is None or o.role != "guest" or o.room.connected:
+            return
+        # the host's time away goes on: its words change every 10 s (Home stays a click away)
+        if o.room.problem or o.room.closed:
+            return
+        text = o.guest_waiting()
+        home = o.playing and not el("screen-home").hidden
+        for box, shown in (("online-status", o.playing and self.screen.table_shown()),
+                           ("room-status", not el("screen-room").hidden)):
+            if shown and el(box).textContent != text:
+                el(box).textContent = text
+        note = self.home_note() if home else None
+        if note is not None and el("resume-text").textContent != note:
+            el("resume-text").textContent = note
 
     def draw_online(self) -> None:
         o = self.online
@@ -547,6 +610,8 @@ class OnlineController(Controller):
         status = o.status if bool(window.navigator.onLine) else OFFLINE
         if not host and room.problem:
             status = room.problem
+        elif not host and not room.connected:
+            status = o.guest_waiting()
         el("room-status").textContent = status
         link = o.link()
         el("room-invite").hidden = not host
@@ -649,7 +714,9 @@ class OnlineController(Controller):
         seat = str(el("quit-seat").value)
         t = self.table
         # "Online and computer players return to Home. On a shared device, the other players
-        # keep playing": a host page with another person still in play stays at the table
+        # keep playing": a host page with another person still in play stays at the table,
+        # unless the quit ends the match for everybody (then every page of the room goes Home
+        # with the notice, see end_by_leaving, when the quit is applied)
         others_here = t.people_in_play() not in ([], [seat])
         if self.act(seat, Action("quit", seat=seat)) and not others_here:
             self.go("home")

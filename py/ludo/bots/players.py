@@ -59,8 +59,18 @@ def _over_value(state: Any, me: str) -> float:
     return WIN if me in winners(state) else -WIN
 
 
+def sends_back(event: dict[str, Any]) -> bool:
+    """Whether an event sends enemy pieces back, whatever the rule set calls it.
+
+    Every rule set's event that sends pieces back names them in ``victims``
+    (docs/notation.md): Courtyard's, Classic's and Royal's ``captured``, and
+    Gilgiti's ``captured`` and stack ``struck`` alike.
+    """
+    return event["type"] == "captured" or bool(event.get("victims"))
+
+
 def _events_reward(events: list[dict[str, Any]]) -> tuple[bool, bool]:
-    captured = any(e["type"] == "captured" for e in events)
+    captured = any(sends_back(e) for e in events)
     home = any(e["type"] in ("reached_home", "won") for e in events)
     return captured, home
 
@@ -75,7 +85,8 @@ def _candidates(bot: BotFeatures, state: Any) -> list[Action]:
 
 
 def think_easy(state: Any, seed: int) -> Thinking:
-    """Random, but takes a win, then a capture or a token home, when offered."""
+    """Random, but takes a win, then a capture (any event that sends enemy pieces back,
+    such as Gilgiti's stack strike) or a token home, when offered."""
     moves = distinct_moves(state)
     won, good = [], []
     for m in moves:

@@ -123,7 +123,7 @@ class Piece(NamedTuple):
     id: str
     colour: str
     token: int  # its number within its colour (0-based)
-    label: str  # "Red token 3, on square 14 (2 from red's start)"
+    label: str  # "Green token 3, on square 15 (2 from green's start)": spoken from 1
 
 
 class Stack(NamedTuple):
@@ -181,7 +181,7 @@ class Choice(NamedTuple):
 
     action: Action
     kind: str  # "roll", "move", or a rule set's own ("force", "send_back", ...)
-    label: str  # "moves to square 17 (5 from red's start)"; a button's text
+    label: str  # "moves to square 18 (5 from green's start)"; a button's text
     pieces: tuple[str, ...] = ()
     target: str | None = None
     value: str | None = None

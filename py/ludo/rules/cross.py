@@ -90,7 +90,8 @@ def describe_position(colour: str, position: int) -> str:
         return "home"
     if position >= LANE_FIRST:
         return f"on home-lane square {position - LANE_FIRST + 1} of {LANE_LENGTH}"
-    return f"on square {position} ({relative_square(colour, position)} from {colour}'s start)"
+    # spoken squares count from 1, as people do (the notation's 0..51 stay the engine's)
+    return f"on square {position + 1} ({relative_square(colour, position)} from {colour}'s start)"
 
 
 def _lane_mouth(colour: str) -> tuple[float, float]:
@@ -145,11 +146,11 @@ def cross_board(seated: Iterable[str] = COLOURS, locked: Iterable[str] = (),
         if square in START_SQUARES:
             kind = "start"
             owner = COLOURS[START_SQUARES.index(square)]
-            label = f"square {square}, {owner}'s start"
+            label = f"square {square + 1}, {owner}'s start"  # spoken from 1, as people count
         elif square in STAR_SQUARES:
-            kind, own, label = "safe", ("star",), f"square {square}, a star"
+            kind, own, label = "safe", ("star",), f"square {square + 1}, a star"
         else:
-            kind, label = "track", f"square {square}"
+            kind, label = "track", f"square {square + 1}"
         cells.append(Cell(cid, col + 0.5, row + 0.5, kind, owner, own + extra.get(cid, ()),
                           "square", label))
     for colour in COLOURS:

@@ -599,10 +599,10 @@ class GilgitiRules:
         unplayed = tuple(sorted(rolled))
         state = _new_state(State, (rules, seats, teams, tokens, turn, "move", rolled, unplayed,
                                    tokens, resting, timeouts, quit_, winners, seed_state))
+        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
+            return self._roll_back(state, events)  # nothing to play: no "to play" first
         if events is not None:
             events.append({"type": "to_play", "seat": turn, "values": list(rolled)})
-        if not _plays(tokens, teams, _side(state), mover_index(state), unplayed):
-            return self._roll_back(state, events)
         return state
 
     def _decode(self, state: State, action: Action) -> Play:
@@ -727,21 +727,34 @@ class GilgitiRules:
                                   None, resting, state.timeouts, None, (), state.rng))
 
     def timeout_choice(self, state: State) -> Action:
-        """The play a timeout makes: the Easy policy, deterministic.
+        """The play a timeout makes: the Easy policy, deterministic, that keeps the turn whole.
 
-        A play that wins; else one that captures, strikes or gets a token home;
-        else one of the distinct plays, picked by a number drawn from the
-        position (its RNG word and how many values were played) so that every
-        peer picks the same without advancing the game's dice.
+        Only the plays after which every value left can still be played are
+        considered, when there are any (so a timeout never strands a value that
+        some order plays; when no order plays them all, every play is, and the
+        turn rolls back as it would for the player). Among them: a play that
+        wins; else one that captures, strikes a block or gets a token home; else
+        one of them picked by a number drawn from the position (its RNG word and
+        how many values were played) so that every peer picks the same without
+        advancing the game's dice.
         """
-        moves = self.distinct_moves(state)
-        won, good = [], []
-        for move in moves:
+        seat = state.turn
+        weighed = []  # (move, keeps the turn whole, wins, captures/strikes/gets home)
+        for move in self.distinct_moves(state):
             after, events = self.apply(state, move)
-            if after.phase == "over" and state.turn in after.winners:
-                won.append(move)
-            elif any(e["type"] in ("captured", "reached_home") for e in events):
-                good.append(move)
+            if after.phase == "move" and after.turn == seat:
+                whole = self.can_complete(after)
+            else:
+                whole = not any(e["type"] == "rolled_back" for e in events)
+            weighed.append((move, whole,
+                            after.phase == "over" and seat in after.winners,
+                            any(e["type"] in ("captured", "struck", "reached_home")
+                                for e in events)))
+        if any(whole for _, whole, _, _ in weighed):
+            weighed = [w for w in weighed if w[1]]
+        moves = [m for m, _, _, _ in weighed]
+        won = [m for m, _, wins, _ in weighed if wins]
+        good = [m for m, _, wins, gain in weighed if gain and not wins]
         pool = won or good or moves
         played = len(state.rolled) - len(state.unplayed)
         _, index = rng.choose_index(rng.seed_state(state.rng + played), len(pool))

@@ -64,7 +64,9 @@ HELP = Help(
         ("Stacks strike together — only together.", "A stack cannot wander around as a group. "
          "It moves as one unit for exactly one purpose: landing on an enemy block that matches "
          "it exactly — same size, same colour pattern (2 same-colour takes 2 same-colour; 2+1 "
-         "mixed takes 2+1 mixed). The struck block goes back to its yards. Otherwise tokens "
+         "mixed takes 2+1 mixed). A stack is every token of your side on that square: three "
+         "reds cannot strike a green pair, and in teams a red pair with a yellow token beside "
+         "it is a 2+1 mixed stack. The struck block goes back to its yards. Otherwise tokens "
          "move one at a time. A lone enemy token can only ever be taken by a single token."),
         ("Stars.", "The 8 stars (the 4 entry stars and 4 more) are safe ground — no captures "
          "ever happen there. But a star held by an enemy block is closed: you can't land on it "
@@ -85,8 +87,8 @@ HELP = Help(
          "the start screen."),
         ("The clock.", "Off unless you switch it on (online rooms always run it). With it, a "
          "player who lets 30 seconds pass has the turn played for them: the dice are rolled "
-         "and every value is played by the Easy computer's choices. Timeouts are counted, and "
-         "never remove anyone."),
+         "and every value is played by the Easy computer's choices, in an order that plays "
+         "them all whenever there is one. Timeouts are counted, and never remove anyone."),
     ),
     notes=("Pass the phone around — each player taps their own dice box to roll.",),
 )
@@ -237,13 +239,15 @@ def _where(colour: str, position: int) -> str:
     return cross.describe_position(colour, position).removeprefix("on ")
 
 
-def choice_for(play: Play, action: Action) -> Choice:
-    """A legal play as something a person can click."""
+def choice_for(play: Play, action: Action, holder: str | None = None) -> Choice:
+    """A legal play as something a person can click (``holder``: for forcing the gate, the
+    colour whose block shuts it, named on the button)."""
     first = play.pieces[0]
     colour, token = COLOURS[first >> 2], first & 3
     target = cross.place_id(colour, token, play.dest)
     if play.kind == "force":
-        return Choice(action, "force", FORCE_LABEL, (), target, None)
+        beside = f" beside {holder.capitalize()}'s block" if holder else ""
+        return Choice(action, "force", FORCE_LABEL + beside, (), target, None)
     pieces = tuple(piece_id(p) for p in play.pieces)
     if play.kind == "strike":
         names = ", ".join(f"{COLOURS[p >> 2]} {(p & 3) + 1}" for p in play.pieces)
@@ -276,6 +280,10 @@ def choices(rules: GilgitiRules, state: State) -> list[Choice]:
             if forced:
                 continue  # any two yard tokens are the same choice
             forced = True
+            holder = next((c for i, c in enumerate(COLOURS) if c != state.turn
+                           and play.dest in state.tokens[i]), None)
+            found.append(choice_for(play, _play_action(play), holder))
+            continue
         found.append(choice_for(play, _play_action(play)))
     return found
 
@@ -336,8 +344,10 @@ def describe(event: Event, names: Names) -> str | None:
         values = event["values"]
         chips = " and a ".join(str(v) for v in values)
         if event["played"]:
-            return f"{who} is stuck with a {chips} — the whole turn goes back."
-        return f"{who} has no legal move with a {chips} — the turn passes."
+            left = " and the ".join(str(v) for v in values)
+            return (f"{who} has no move left for the {left}, so the whole turn goes back: "
+                    "everything played this turn is undone.")
+        return f"{who} has no move with a {chips}: the turn passes."
     if kind == "finished":
         return (f"{who} has all four tokens home and rests one turn; then {who} plays "
                 f"{name_of(event['partner'], names)}'s tokens.")

@@ -71,6 +71,10 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
+LOST_ORDER = ("start_held", "waiting", "double_home", "feather", "feather_column", "blocked")
+"""The causes of a lost throw, most telling first (a no_move event's ``reason``, then ``also``);
+``no_man_out`` and ``in_balk`` stand alone (no man on the board)."""
+
 
 def lane_place(colour_index: int, space: int) -> int:
     """The place of space ``space`` (1 = nearest the track .. 5) of a colour's home column."""
@@ -194,7 +198,10 @@ class State(NamedTuple):
     turn: str
     phase: str  # "roll", "move", "choose" (two crowns: send back or reverse) or "over"
     die: int | str | None  # the throw waiting to be played
-    crowns: int  # crowns thrown in succession this turn, not yet spent on a two-crowns choice
+    # crowns thrown in succession this turn towards a carrier's pair: sending the rider back or
+    # climbing on top uses the pair up (0); a second crown played as a move keeps the double
+    # and counts as the first of the next pair (1)
+    crowns: int
     timeouts: tuple[int, ...]
     out: tuple[str | None, ...]  # None, "quit" or "eliminated"
     winner: str | None
@@ -591,8 +598,10 @@ class RoyalRules:
             return self._move(state, action.token, events)
         if kind == "move" and phase == "choose":
             # after two crowns the carrier "may" send back or climb on top: he may also play
-            # the crown as an ordinary move, which spends the pair like a choice would
-            return self._move(state._replace(crowns=0), action.token, events)
+            # the crown as an ordinary move. That keeps the double, so the crown counts as the
+            # first of the next pair: a crown thrown straight after it is again "two crowns in
+            # succession" (only sending back or climbing on top uses the pair up)
+            return self._move(state._replace(crowns=1), action.token, events)
         if phase == "over":
             raise IllegalAction("the game is over")
         if kind in ("send_back", "reverse"):
@@ -602,8 +611,8 @@ class RoyalRules:
             return self._choose(state, kind, action.token, events)
         if kind == "roll":
             if phase == "choose":
-                raise IllegalAction(f"{state.turn} must first play the second crown: send the "
-                                    "rider to balk, climb on top, or move a man")
+                raise IllegalAction(f"{state.turn} must first play the second crown: "
+                                    + royal_scene.either(self._choose_words(state)))
             raise IllegalAction(f"{state.turn} must move a man before throwing again")
         if kind == "move":
             raise IllegalAction(f"{state.turn} must throw before moving")
@@ -639,29 +648,79 @@ class RoyalRules:
                 # "the double must go to balk if his carrier has no other man to move"
                 return self._choose(state, "send_back", options[0][1], events, forced=True)
             if events is not None:  # says what the choice is about (the screen offers it)
-                events.append({"type": "two_crowns", "seat": turn, "riders": [
-                    [COLOURS[rc], rt] for rc, rt, cc, _ in state.riders if cc == ci]})
+                events.append(self._two_crowns_event(state, ci, options))
             return state._replace(phase="choose")
         if self._plays(state.tokens, state.riders, ci, face):
             return state._replace(phase="move")
         if events is not None:
-            events.append({"type": "no_move", "seat": turn, "value": value,
-                           "reason": self._why_lost(state, ci, face)})
+            reasons = self._why_lost(state, ci, face)
+            event: Event = {"type": "no_move", "seat": turn, "value": value, "reason": reasons[0]}
+            if len(reasons) > 1:
+                event["also"] = reasons[1:]
+            events.append(event)
         if face == CROWN:
             return self._extra_throw(state, events)
         return self._next_turn(state, events)
 
-    def _why_lost(self, state: State, ci: int, face: int) -> str:
+    def _choose_words(self, state: State) -> list[str]:
+        """What the player to act may do with his second crown, in words (only what is
+        offered)."""
+        kinds = [kind for kind, _ in self.two_crown_options(state)]
+        several = kinds.count("send_back") > 1
+        words = [f"send {'a' if several else 'the'} rider to balk"]
+        if "reverse" in kinds:
+            words.append("climb on top")
+        if self.plays(state):
+            words.append("move a man")
+        return words
+
+    def _two_crowns_event(self, state: State, ci: int,
+                          options: list[tuple[str, int]]) -> Event:
+        """The ``two_crowns`` event, naming exactly the options offered: the riders that may be
+        sent back, those the carrier may climb on, and whether the crown may be played as a
+        move."""
+        rider_of = {ct: [COLOURS[rc], rt] for rc, rt, cc, ct in state.riders if cc == ci}
+        return {"type": "two_crowns", "seat": state.turn,
+                "riders": [rider_of[ct] for ct in sorted(rider_of)],
+                "send_back": [rider_of[t] for kind, t in options if kind == "send_back"],
+                "reverse": [rider_of[t] for kind, t in options if kind == "reverse"],
+                "move": bool(self._plays(state.tokens, state.riders, ci, CROWN))}
+
+    def _why_lost(self, state: State, ci: int, face: int) -> list[str]:
+        """Why no man of colour ``ci`` can play ``face`` (the throw is lost): every cause, most
+        telling first (royal_scene.LOST_REASONS words each). Each man's cause is found as
+        :meth:`_find_plays` would refuse him; "needs a crown" for men in the balk is said only
+        when no man is on the board (otherwise the men out say why)."""
         mine = state.tokens[ci]
-        if all(p == BALK or p == HOME for p in mine):
-            # a crown would start a man: only a double on the starting point stops it
-            return "start_held" if face == CROWN and BALK in mine else "no_man_out"
-        if (face != CROWN or BALK not in mine) and not all_others_home(ci, mine) and all(
-                is_waiting(ci, p) for p in mine if p not in (BALK, HOME)):
-            return "waiting"
-        if face == FEATHER and any(FEATHER_STOPPED[ci][p] for p in mine if p not in (BALK, HOME)):
-            return "feather"
-        return "blocked"
+        table = DESTINATION[ci]
+        carrying = {ct for _, _, cc, ct in state.riders if cc == ci}
+        occ = occupancy(state.tokens)
+        free = all_others_home(ci, mine)
+        causes: set[str] = set()
+        for t, place in enumerate(mine):
+            if place == HOME:
+                continue
+            if place == BALK:
+                if face != CROWN:
+                    causes.add("crown_needed")
+                else:  # the starting point holds a double, or his own man
+                    start = START_SQUARES[ci]
+                    causes.add("start_held" if len(occ.get(start, ())) == 2 else "blocked")
+                continue
+            if is_waiting(ci, place) and not free:
+                causes.add("waiting")
+                continue
+            dest = table[place][face]
+            if dest is None and face == FEATHER:
+                own_column = is_lane(place) and not is_waiting(ci, place)
+                causes.add("feather_column" if own_column else "feather")
+            elif dest == HOME and t in carrying:
+                causes.add("double_home")
+            else:  # onto his own man, a double, an occupied column space, past the column
+                causes.add("blocked")
+        if causes == {"crown_needed"}:
+            return ["no_man_out" if HOME not in mine else "in_balk"]
+        return [c for c in LOST_ORDER if c in causes]
 
     def _extra_throw(self, state: State, events: list[Event] | None) -> State:
         if events is not None:

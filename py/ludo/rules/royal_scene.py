@@ -81,7 +81,8 @@ def describe_place(colour: str, place: int) -> str:
         return f"on space {k} of {whose} home column"
     mark = (", a crown" if place in START_SQUARES else ", a feather" if place in STAR_SQUARES
             else "")
-    return f"on space {place}{mark} ({cross.relative_square(colour, place)} from " \
+    # spoken spaces count from 1, as people do (the notation's 0..51 stay the engine's)
+    return f"on space {place + 1}{mark} ({cross.relative_square(colour, place)} from " \
            f"{colour}'s start)"
 
 
@@ -119,15 +120,15 @@ def _royal_cell(cell):
     points and home crowns are crown spaces."""
     if cell.id in FEATHER_CELLS:
         return cell._replace(kind="track", marks=("feather",),
-                             label=f"space {cell.id}, a feather space")
+                             label=f"space {int(cell.id) + 1}, a feather space")
     if cell.id in CROWN_CELLS:
         if cell.kind == "home":
             return cell._replace(marks=("crown",), label=f"{cell.colour}'s home crown")
         return cell._replace(marks=("crown",),
-                             label=f"space {cell.id}, {cell.colour}'s starting point, a crown "
-                                   "space")
+                             label=f"space {int(cell.id) + 1}, {cell.colour}'s starting point, "
+                                   "a crown space")
     if cell.kind == "track":
-        return cell._replace(label=f"space {cell.id}")
+        return cell._replace(label=f"space {int(cell.id) + 1}")
     if cell.kind == "lane":
         k = cell.id.rsplit("-", 1)[1]
         return cell._replace(label=f"{cell.colour}'s home column, space {k}")
@@ -290,13 +291,69 @@ def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
 # -- narration -------------------------------------------------------------------------
 
 LOST_REASONS = {
-    "no_man_out": "No man is out yet, and only a crown starts one: the throw is lost",
-    "start_held": "A double holds the starting point, so no man can start: the throw is lost",
-    "feather": "A feather cannot pass a crown: the throw is lost",
-    "blocked": "No man can move: the throw is lost",
+    "no_man_out": "No man is out yet, and only a crown starts one",
+    "in_balk": "Every man not yet home is in the balk, and only a crown starts one",
+    "start_held": "A double holds the starting point, so no man can start",
     "waiting": "A man left in another colour's column waits there until all the player's other "
-               "men are home: the throw is lost",
+               "men are home",
+    "double_home": "A double cannot go onto the home crown",
+    "feather": "A feather cannot pass a crown",
+    "feather_column": "A feather cannot be used in the home column",
+    "blocked": "No man can move",
 }
+"""Why a throw is lost (a ``no_move`` event's ``reason`` and ``also``), each said as a clause;
+:func:`lost_sentence` joins them and ends ": the throw is lost."."""
+OTHER_BLOCKED = "no other man can move"  # "blocked" after another cause
+FEATHER_BOTH = "A feather cannot pass a crown or be used in the home column"
+
+
+def lost_sentence(event: Event) -> str:
+    """"A feather cannot pass a crown: the throw is lost." Several causes are joined: "A double
+    holds the starting point, so no man can start, and a man left in another colour's column
+    waits there ...: the throw is lost."."""
+    codes = [event.get("reason", "blocked"), *event.get("also", ())]
+    clauses = [LOST_REASONS.get(c, LOST_REASONS["blocked"]) for c in codes]
+    if "feather" in codes and "feather_column" in codes:  # one clause for both
+        clauses[codes.index("feather")] = FEATHER_BOTH
+        del clauses[codes.index("feather_column")]
+        codes.remove("feather_column")
+    for i in range(1, len(clauses)):  # after the first cause, lower case
+        clauses[i] = OTHER_BLOCKED if codes[i] == "blocked" else \
+            clauses[i][0].lower() + clauses[i][1:]
+    if len(clauses) <= 2:
+        said = ", and ".join(clauses)
+    else:  # the clauses have commas of their own
+        said = "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+    return said + ": the throw is lost."
+
+
+def either(words: list[str], conjunction: str = "or") -> str:
+    """"a", "a or b", "a, b, or c"."""
+    if len(words) <= 2:
+        return f" {conjunction} ".join(words)
+    return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
+
+
+def two_crowns_sentence(event: Event, names: Names) -> str:
+    """The two-crowns choice in words, naming only the options offered (the event lists them:
+    riders to send back, riders to climb on, and whether the crown may be played as a move)."""
+    who = name_of(event["seat"], names)
+    riders = event["riders"]
+
+    def men(listed: list[list]) -> str:
+        return either([f"{name_of(c, names)} man {t + 1}" for c, t in listed])
+
+    # an event without the option fields (from before they were added) offered all three
+    send = event.get("send_back", riders)
+    reverse = event.get("reverse", riders)
+    parts = [f"send {men(send)} back to balk"] if send else []
+    if reverse:
+        parts.append("climb on top" if len(riders) == 1 else f"climb on top of {men(reverse)}")
+    if event.get("move", True):
+        parts.append("play the crown as a move")
+    if len(parts) == 1:
+        return f"Two crowns in succession: {who} must {parts[0]}."
+    return f"Two crowns in succession: {who} may {either(parts)}."
 
 
 def describe(event: Event, names: Names) -> str | None:
@@ -343,11 +400,9 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "extra_roll":
         return f"A crown: {who} throws again."
     if kind == "no_move":  # the "rolled" event before it has said who threw what
-        return LOST_REASONS.get(event.get("reason", "blocked"), LOST_REASONS["blocked"]) + "."
+        return lost_sentence(event)
     if kind == "two_crowns":
-        riders = " and ".join(f"{name_of(c, names)} man {t + 1}" for c, t in event["riders"])
-        return (f"Two crowns in succession: {who} may send {riders} back to balk, climb on "
-                "top, or play the crown as a move.")
+        return two_crowns_sentence(event, names)
     if kind == "timeout":
         return f"{who} ran out of time (timeout {event['count']} of 5)."
     if kind == "eliminated":
@@ -443,7 +498,9 @@ HELP = Help(
          "own man or onto a double, and a space holds at most two men."),
         ("Two crowns.", "A carrier who throws two crowns in succession may send the rider back "
          "to its balk, or climb on top and let the opponent carry him, or play the crown as an "
-         "ordinary move. If none of his other men could move, the rider must go to balk."),
+         "ordinary move; played as a move, it keeps the double, and another crown straight "
+         "after is again two in succession. If none of his other men could move, the rider "
+         "must go to balk."),
         ("Home colours.", "In your home column you are out of danger: nobody lands there. "
          "Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
