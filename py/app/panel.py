@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from ludo import Choice, Scene
-from ludo.rules.base import Piece
+from ludo.rules.base import Cell, Piece
 
 from .table import COMPUTER_LEVELS, Table
 from .view import LETTER, crown_svg, feather_svg
@@ -38,8 +38,8 @@ def badge(table: Table, seat: str, suffix: str = "") -> str:
 def die_face(value: int | str | None, blank: str = "Roll") -> str:
     """A die face in a 100 x 100 box: pips for 1..6, a drawn crown or feather, any other
     face as its text, ``blank`` ("Roll", or the rule set's "Throw") when blank."""
-    if value is None:
-        size = 26 if len(blank) <= 4 else 22
+    if value is None:  # big enough to read on a phone's die (26 was about 8 px there)
+        size = 36 if len(blank) <= 4 else 25
         return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.35:.0f}" '
                          f'text-anchor="middle" font-size="{size}" font-weight="700">'
                          f'{escape(blank)}</text>')
@@ -53,6 +53,19 @@ def die_face(value: int | str | None, blank: str = "Roll") -> str:
     size = 44 if len(text) <= 2 else max(14, 88 // len(text))
     return _BLANK + (f'<text class="die-word" x="50" y="{50 + size * 0.36:.0f}" '
                      f'text-anchor="middle" font-size="{size}" font-weight="800">{text}</text>')
+
+
+WAITING_FACE = "…"
+"""The die's face while a turn starts with nothing rolled yet (a computer about to roll)."""
+
+
+def die_shown(state: str, shown: int | str | None) -> int | str | None:
+    """What the die shows in ``state`` (see :func:`die_label`): its word when a press rolls
+    (None); else the last value rolled, or :data:`WAITING_FACE` before one (a computer's turn
+    started with a blank face, as if the die were broken)."""
+    if state == "ready":
+        return None
+    return WAITING_FACE if shown is None else shown
 
 
 def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> str:
@@ -90,6 +103,18 @@ def turn_html(table: Table, scene: Scene) -> str:
     label = agent_label(table, seat)
     who = f'<span class="muted turn-agent">({escape(label)})</span>' if label else ""
     return f"{badge(table, seat, '’s turn')}{who}"
+
+
+def turn_text(table: Table, scene: Scene) -> str:
+    """What :func:`turn_html` shows, as a sentence for a screen reader: built from the names,
+    not from the line's text (which holds the swatch's letter, hidden from a screen reader)."""
+    if scene.phase == "over":
+        if not scene.winners:
+            return "The game has ended"
+        return "Winner: " + " and ".join(table.name(s) for s in scene.winners)
+    seat = scene.turn or ""
+    label = agent_label(table, seat)
+    return f"{table.name(seat)}’s turn" + (f" ({label})" if label else "")
 
 
 def next_text(table: Table, scene: Scene) -> str:
@@ -139,6 +164,20 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     return "Choose one of the moves below." if options else ""
 
 
+KEY_HINTS = (", or focus it and press Enter or Space", " (arrow keys, then Enter)",
+             "; arrow keys move among the tokens, Enter plays")
+"""The parts of a prompt that are for a keyboard: the hint's markup marks them, and a
+touch-only device does not show them (they took two lines of a phone's panel)."""
+
+
+def prompt_html(text: str) -> str:
+    """A prompt as markup, its keyboard parts (:data:`KEY_HINTS`) in ``kbd-hint`` spans."""
+    html = escape(text)
+    for hint in KEY_HINTS:
+        html = html.replace(escape(hint), f'<span class="kbd-hint">{escape(hint)}</span>')
+    return html
+
+
 def seats_html(table: Table, scene: Scene) -> str:
     items = []
     for seat in scene.seats:
@@ -175,8 +214,10 @@ def winners_team(scene: Scene) -> str | None:
 
 
 def pod_html(table: Table, scene: Scene, colour: str) -> str:
-    """A seat's box at its corner of the board: its name, and a short line under it (the
-    computer's level or the first fact; the running clock replaces it while the seat acts)."""
+    """A seat's box at its corner of the board: its name, and short facts under it (the first
+    fact, such as the tokens home, first; then the computer's level and the partner), each
+    whole: they wrap to another line rather than being cut (the count was, after the level).
+    The running clock replaces them while the seat acts."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
@@ -184,31 +225,57 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
         [table.name(s.colour) for s in scene.seats if s.team == seat.team and s.colour != colour]
     team = f"with {' and '.join(partners)}" if partners else ""
     if seat is not None and seat.status != "playing":
-        sub = " · ".join(x for x in (seat.status, team) if x)
+        parts = (seat.status, team)
     else:
-        sub = " · ".join(x for x in (label, team, seat.facts[0] if seat and seat.facts else "")
-                         if x)
+        parts = (seat.facts[0] if seat and seat.facts else "", label, team)
+    sub = "".join(f'<span class="pod-fact">{escape(x)}</span>' for x in parts if x)
     return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
             f'<span class="pod-text"><span class="pod-name">'
             f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
-            f'</bdi></span><span class="pod-sub">{escape(sub)}</span>'
+            f'</bdi></span><span class="pod-sub">{sub}</span>'
             f'<span class="pod-clock" hidden></span></span>')
 
 
-def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] | None = None
-                        ) -> str:
+def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] | None = None,
+                        cells: Mapping[str, Cell] | None = None) -> str:
     """Choices a person makes with a button rather than on the board, or a picker's list
-    (``pieces`` given: each button also says which piece it moves, and with which value)."""
+    (``pieces`` given: several moves under one tap).
+
+    A picker's button shows a few words: the value as a small die face, the piece when the
+    moves are of different pieces, and where it lands ("→ square 8, a star", from ``cells``);
+    the whole sentence (which piece, from where, with which value, to where) is its name
+    for a screen reader. Shown in full, that sentence took a third of a phone's screen."""
     buttons = []
+    moved = {c.pieces for c in options}
     for i, c in enumerate(options):
         text = c.label
-        if pieces is not None:
-            named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
-            value = f" with {c.value}" if c.value is not None else ""
-            text = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
-        buttons.append(f'<button type="button" class="choice-btn" data-choice="{i}">'
-                       f'{escape(text)}</button>')
+        if pieces is None:
+            buttons.append(f'<button type="button" class="choice-btn" data-choice="{i}">'
+                           f'{escape(text)}</button>')
+            continue
+        named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
+        value = f" with {c.value}" if c.value is not None else ""
+        spoken = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
+        buttons.append(f'<button type="button" class="choice-btn picker-btn" data-choice="{i}"'
+                       f' aria-label="{escape(spoken)}">{_picker_face(c, pieces, cells, moved)}'
+                       f'</button>')
     return "".join(buttons)
+
+
+def _picker_face(choice: Choice, pieces: Mapping[str, Piece], cells: Mapping[str, Cell] | None,
+                 moved: set[tuple[str, ...]]) -> str:
+    """A picker's button's visible words (see :func:`choice_buttons_html`)."""
+    value = choice.value
+    face = int(value) if value is not None and value.isdigit() else value  # pips, as on chips
+    parts = [mini_die(face)] if value is not None else []
+    if len(moved) > 1:  # which piece, in short: "Red token 2" (its label's first part)
+        short = " + ".join(pieces[p].label.split(",")[0] for p in choice.pieces if p in pieces)
+        if short:
+            parts.append(f'<span class="picker-piece">{escape(short)}</span>')
+    cell = cells.get(choice.target) if cells is not None and choice.target else None
+    where = f"→ {cell.label}" if cell is not None and cell.label else choice.label
+    parts.append(f'<span class="picker-to">{escape(where)}</span>')
+    return " ".join(parts)
 
 
 def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:
@@ -301,6 +368,12 @@ def log_html(table: Table, history: History, first: str = "", limit: int = 150,
     return "".join(items)
 
 
+def quit_text(table: Table) -> str:
+    """The quit dialog's text, saying only what applies here: on a device shared with other
+    people who play on, that they keep playing; else that the one who quits goes Home."""
+    return table.leave.text_at_device(shared=len(table.people_in_play()) > 1)
+
+
 def quit_options_html(table: Table, seats: Sequence[str], default: str) -> str:
     return "".join(f'<option value="{s}"{" selected" if s == default else ""}>'
                    f"{escape(table.name(s))}</option>" for s in seats)
@@ -344,6 +417,13 @@ def standings_html(table: Table) -> str:
                      f'<span class="meta">{escape(" · ".join(facts))}'
                      f'{team_html(scene, seat.team)}</span></li>')
     return "".join(items)
+
+
+def replace_text(table: Table) -> str:
+    """The question before Start game replaces the game in progress."""
+    turn = table.name(table.seat_to_act or "")
+    return (f"A {table.title} game is in progress ({len(table.active_seats())} players; "
+            f"{turn} to play). A new game replaces it, and it cannot be resumed.")
 
 
 def resume_text(table: Table) -> tuple[str, str]:

@@ -357,16 +357,18 @@ def pieces_at(layout: dict[str, tuple[float, float, float]], candidates: Iterabl
     whose hit square (side ``2 * hit``) holds the point -- one, or several for a
     picker to tell apart.
     """
-    near = []
+    near, on = [], []
     for piece in candidates:
         if piece not in layout:
             continue
         px, py, r = layout[piece]
         d = math.hypot(px - x, py - y)
         if d <= r + 1:
-            return [piece]
+            on.append((d / r, piece))
         if abs(px - x) <= max(hit, r + 4) and abs(py - y) <= max(hit, r + 4):
             near.append((d, piece))
+    if on:  # discs that overlap (a rider on its carrier): the one nearest its centre, in
+        return [min(on)[1]]  # proportion, whatever the order of the candidates
     return [piece for _, piece in sorted(near)]
 
 

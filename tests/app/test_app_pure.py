@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -299,3 +300,20 @@ def test_royal_players_throw_the_die_where_they_read_it() -> None:
     prompts, dies = _prompts_and_die_labels("courtyard", 5)
     assert any(p.startswith("You rolled ") for p in prompts)
     assert "Roll the die for Ada (red)" in dies and any(">Roll</text>" in d for d in dies)
+
+
+def test_the_prompts_keyboard_parts_are_marked_so_a_touch_device_can_leave_them_out() -> None:
+    prompts = [p for rules in ("courtyard", "gilgiti") for p in
+               _prompts_and_die_labels(rules, 5)[0] if p and not p.startswith("<")]
+    found = set()
+    for text in prompts:
+        html = panel.prompt_html(text)
+        for hint in panel.KEY_HINTS:
+            found.update([hint] if hint in text else [])
+        # what a touch-only device shows: no keys named, and a whole sentence
+        touch = re.sub(r'<span class="kbd-hint">.*?</span>', "", html)
+        assert not re.search(r"Enter|Space|arrow keys", touch), touch
+        assert re.sub(r"<[^>]+>", "", html) == escape(text)
+    assert "Tap the die." in {re.sub(r'<span class="kbd-hint">.*?</span>', "",
+                                     panel.prompt_html(p)) for p in prompts}
+    assert found == set(panel.KEY_HINTS)  # each marked part is one the prompts say

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from html import unescape as html_unescape
 
 import pytest
 
@@ -144,6 +146,13 @@ def test_named_faces_are_drawn_not_written(face) -> None:
 
 def test_any_other_face_is_its_text_and_a_blank_die_says_roll() -> None:
     assert ">Roll</text>" in panel.die_face(None)
+    # the word is big enough for a phone's die: more than a third of the face's height
+    assert 'font-size="36"' in panel.die_face(None)
+    assert 'font-size="25"' in panel.die_face(None, blank="Throw")
+    # a computer's turn before its roll: a face that says it is coming, not a blank one
+    assert panel.die_shown("off", None) == panel.WAITING_FACE
+    assert ">…</text>" in panel.die_face(panel.die_shown("wait", None))
+    assert panel.die_shown("off", 4) == 4 and panel.die_shown("ready", 4) is None
     assert ">10</text>" in panel.die_face(10)
     assert "&lt;b&gt;" in panel.die_face("<b>")
 
@@ -197,6 +206,32 @@ def test_stacks_are_drawn_as_stacks_with_their_count_and_a_rider_on_its_carrier(
     assert 'class="token token-red carrier"' in svg and 'class="token token-blue rider"' in svg
 
 
+def test_a_tap_on_a_double_means_the_man_under_the_finger_in_any_order() -> None:
+    """A rider's disc overlaps its carrier's: a tap where both discs are means the one whose
+    centre is nearer (in proportion), not the first in the list; each keeps a hit square
+    of at least 44 CSS px on a 360 px phone."""
+    base = scene(_position())
+    carrier = Piece("red-0", "red", 0, "Red 0")
+    rider = Piece("blue-0", "blue", 0, "Blue 0")
+    layout = view.piece_layout(base._replace(stacks=(Stack("30", (carrier, rider),
+                                                             "double"),)))
+    (cx, cy, cr), (rx, ry, rr) = layout["red-0"], layout["blue-0"]
+    assert math.hypot(rx - cx, ry - cy) < cr + rr  # the discs overlap
+    hit = view.hit_half(352)
+    assert 2 * hit * 352 / view.SIZE >= 44
+    # a point in both discs, nearer the rider's centre: the rider, in either order
+    t = 0.35  # of the way from the rider's centre to the carrier's
+    px, py = rx + (cx - rx) * t, ry + (cy - ry) * t
+    assert math.hypot(px - cx, py - cy) <= cr and math.hypot(px - rx, py - ry) <= rr
+    for order in (["red-0", "blue-0"], ["blue-0", "red-0"]):
+        assert view.pieces_at(layout, order, px, py, hit) == ["blue-0"]
+        assert view.pieces_at(layout, order, rx, ry, hit) == ["blue-0"]
+        assert view.pieces_at(layout, order, cx, cy, hit) == ["red-0"]
+        # beside the double, off both discs: both, for a picker
+        assert set(view.pieces_at(layout, order, cx - cr - 4, cy + cr, hit)) == \
+            {"red-0", "blue-0"}
+
+
 def _played_table() -> tuple[Table, list]:
     table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"})
     history = []
@@ -239,6 +274,15 @@ def test_a_seats_box_isolates_the_name_and_names_the_computer() -> None:
     red = panel.pod_html(table, table.scene(), "red")
     assert "<bdi>&lt;i&gt;Eve&lt;/i&gt;</bdi>" in red.replace("\u202e", "")
     assert "hard" in panel.pod_html(table, table.scene(), "blue")
+
+
+def test_a_seats_box_gives_the_home_count_first_and_each_fact_whole() -> None:
+    """Cut with an ellipsis, the box showed "easy · 1/4 ho…": the count comes first, and
+    each fact is its own piece, which wraps whole."""
+    table = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
+    blue = panel.pod_html(table, table.scene(), "blue")
+    facts = re.findall(r'<span class="pod-fact">([^<]*)</span>', blue)
+    assert facts == ["0/4 home", "easy"]
 
 
 def test_the_turn_line_keeps_one_shape_for_people_and_computers() -> None:
@@ -412,3 +456,68 @@ def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
             return
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no crown with a choice came up")
+
+
+
+def test_the_turn_is_announced_from_the_names_without_the_swatch_letter() -> None:
+    """The heading's text starts with the swatch's hidden letter ("RAda (red)’s turn"): the
+    screen reader's sentence is built from the names instead."""
+    person = Table.new("courtyard", ("red", "blue"), 4, now=0.0, names={"red": "Ada"},
+                       players={"blue": "easy"})
+    assert person.scene().turn == "red"
+    assert panel.turn_text(person, person.scene()) == "Ada (red)’s turn"
+    computer = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
+    assert computer.scene().turn == "blue"
+    assert panel.turn_text(computer, computer.scene()) == "Blue’s turn (computer, easy)"
+
+
+def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name() -> None:
+    """Several values fitting one token: each button shows the value's die face and where the
+    token lands; the whole sentence is its accessible name (shown, it filled a phone)."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [3, "yard", "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 5], unplayed=[5, 6], tokens=tokens,
+                           turn_start=tokens)
+    sc = table.scene()
+    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
+    assert {c.value for c in picks} == {"5", "6"}
+    pieces = {p.id: p for s in sc.stacks for p in s.pieces}
+    cells = {c.id: c for c in sc.board.cells}
+    html = panel.choice_buttons_html(picks, pieces, cells)
+    buttons = re.findall(r'<button[^>]*aria-label="([^"]*)"[^>]*>(.*?)</button>', html)
+    assert len(buttons) == 2
+    for (name, inner), choice in zip(buttons, picks, strict=True):
+        shown = re.sub(r"<svg.*?</svg>", "", inner)
+        shown = re.sub(r"<[^>]+>", "", shown).strip()
+        assert shown == f"→ {cells[choice.target].label}"  # "→ square 8, a star"
+        assert len(shown) <= 30
+        assert panel.mini_die(int(choice.value)) in inner  # the value as pips, as on chips
+        assert html_unescape(name) == f"{pieces['red-0'].label} with {choice.value}: " \
+            f"{choice.label}"
+    # moves of different pieces: each button also names its piece, in short
+    two = [c for c in table.choices_for("red") if c.value == "6"][:2]
+    html = panel.choice_buttons_html(two, pieces, cells)
+    assert "Red token 1</span>" in html and "Red token 2</span>" in html
+
+
+def test_the_question_before_replacing_a_game_says_which_game_ends() -> None:
+    table = Table.new("courtyard", ("red", "blue"), 4, now=0.0, names={"red": "Ada"})
+    text = panel.replace_text(table)
+    assert "in progress (2 players; Ada (red) to play)" in text
+    assert "cannot be resumed" in text
+
+
+def test_the_quit_text_says_only_what_applies_at_this_device() -> None:
+    """The seed's sentences, those that apply here: two people sharing the device are not
+    told about online and computer players, one against a computer is not told about a
+    shared device; Gilgiti's leave (no such sentences) is said whole."""
+    shared = Table.new("courtyard", ("red", "green"), 4, now=0.0)
+    text = panel.quit_text(shared)
+    assert text == ("All your tokens will be removed, and you cannot rejoin this match. The "
+                    "remaining players continue. On a shared device, the other players keep "
+                    "playing.")
+    alone = Table.new("courtyard", ("red", "green"), 4, now=0.0, players={"green": "easy"})
+    assert panel.quit_text(alone).endswith(
+        "The remaining players continue. Online and computer players return to Home.")
+    gilgiti = Table.new("gilgiti", ("red", "green"), 4, now=0.0)
+    assert panel.quit_text(gilgiti) == gilgiti.leave.text

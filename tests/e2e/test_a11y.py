@@ -108,6 +108,14 @@ def test_every_screen_change_puts_the_focus_somewhere_useful(page: Page) -> None
     page.goto(page.url.split("#")[0] + "#rules")
     page.wait_for_selector("#screen-rules:not([hidden])")
     assert page.evaluate(ACTIVE_JS) == "rules-title"
+    # House rules opens on the rules of the game in progress, not always the first set's
+    start_game(page, ["red", "green"], rules="gilgiti")
+    page.goto(page.url.split("#")[0] + "#rules")
+    page.wait_for_selector("#screen-rules:not([hidden])")
+    shown = page.evaluate("""() => { const a = document.activeElement;
+      const r = a.getBoundingClientRect();
+      return [a.closest('[data-rules]')?.dataset.rules, r.top >= 0 && r.top < innerHeight]; }""")
+    assert shown == ["gilgiti", True]
 
 
 def test_the_focus_stays_put_while_a_computer_plays_and_comes_back_only_from_nowhere(

@@ -80,7 +80,15 @@ def start_game(page: Page, seats: list[str], rules: str = "courtyard", timer: bo
             page.fill(f'[name="name-{colour}"]', (names or {}).get(colour, ""))
             page.select_option(f'[name="kind-{colour}"]', (kinds or {}).get(colour, "human"))
     page.locator("#opt-timer").set_checked(timer)
+    press_start(page)
+
+
+def press_start(page: Page) -> None:
+    """Start game, answering "Start the new game" when a game in progress is to be replaced."""
     page.click("#btn-start")
+    page.wait_for_selector("#screen-table:not([hidden]), #dlg-replace[open]")
+    if page.locator("#dlg-replace[open]").count():
+        page.click("#replace-confirm")
     page.wait_for_selector("#screen-table:not([hidden])")
 
 
@@ -195,6 +203,7 @@ def test_roll_highlights_tokens_and_announces(table: Page) -> None:
         a["token"] for a in legal}
     assert table.locator("#board .token.movable").first.get_attribute("aria-label")
     assert "rolled" in table.inner_text("#announcer")
+    assert "(arrow keys, then Enter)" in table.inner_text("#die-hint")  # a mouse: a keyboard
     assert table.evaluate("document.activeElement.classList.contains('movable')")
 
 
@@ -205,6 +214,9 @@ def test_reload_mid_turn_restores_the_game(table: Page) -> None:
     wait_ready(table)
     assert table.is_visible("#screen-table")
     assert position_text(table) == before
+    # whose turn, said from the names: not the swatch's hidden letter first ("RRed’s turn")
+    turn = parse_position(before).turn
+    assert table.inner_text("#announcer").startswith(f"{turn.capitalize()}’s turn. ")
     # the same roll can still be played after the reload
     table.locator("#board .token.movable").first.click()
     wait_change(table, before)
@@ -216,6 +228,16 @@ def test_home_keeps_the_game_and_resume_returns(table: Page) -> None:
     table.click("#btn-home")
     table.wait_for_selector("#screen-home:not([hidden])")
     assert table.is_visible("#resume-box")
+    # Start game asks before it replaces the game in progress; the safe answer has the focus
+    table.click("#btn-start")
+    table.locator("#dlg-replace").wait_for(state="visible")
+    assert table.evaluate("document.activeElement.id") == "replace-cancel"
+    assert "in progress" in table.inner_text("#replace-text")
+    table.keyboard.press("Escape")
+    table.click("#btn-start")
+    table.click("#replace-cancel")  # "Keep that game": nothing changes
+    table.locator("#dlg-replace").wait_for(state="hidden")
+    assert table.is_visible("#screen-home") and position_text(table) == during
     table.click("#btn-resume")
     table.wait_for_selector("#screen-table:not([hidden])")
     assert position_text(table) == during
@@ -229,6 +251,10 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     dialog.wait_for(state="visible")
     assert "All your tokens will be removed, and you cannot rejoin this match." in \
         dialog.inner_text()
+    # the safe answer has the focus; three people here: nothing about online or computers
+    assert table.evaluate("document.activeElement.id") == "quit-cancel"
+    assert "On a shared device" in dialog.inner_text()
+    assert "Online and computer" not in dialog.inner_text()
     table.click("#quit-cancel")
     assert position(table) == state  # cancelling changes nothing
     quitter = state.turn
@@ -248,12 +274,26 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     table.wait_for_timeout(50)
     table.click("#btn-quit")
     table.select_option("#quit-seat", other)
+    # a notice still over the board (as a last turn's can be) goes when the winner is shown
+    table.evaluate("() => { const n = document.getElementById('board-notice');"
+                   " n.textContent = 'Red is stuck with a 6'; n.hidden = false; }")
     table.click("#quit-confirm")
     table.locator("#dlg-winner").wait_for(state="visible")
+    assert table.locator("#board-notice").is_hidden()
+    # no empty lines under "Winner:" (where "Next", the hint and the clock stood)
+    assert table.locator("#next").is_hidden() and table.locator("#die-hint").is_hidden()
+    gap = table.evaluate("document.getElementById('seats').getBoundingClientRect().top"
+                         " - document.getElementById('turn').getBoundingClientRect().bottom")
+    assert gap < 24
     assert position(table).winner == after.turn
     assert saved_deadline(table) == deadline
     assert "last player remaining" in table.inner_text("#dlg-winner")
     table.click("#winner-home")
+    # a game that is over is replaced without a question
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.click("#btn-start")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert not table.locator("#dlg-replace[open]").count()
 
 
 def saved_deadline(page: Page) -> float:

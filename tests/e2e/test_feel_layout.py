@@ -104,6 +104,13 @@ def test_the_table_fits_and_every_choice_is_big_enough(page: Page, width: int, h
     controls = page.evaluate(BOX_JS, "#die, #screen-table button, #dice button")
     for box in controls:
         assert box["w"] >= MIN_TARGET and box["h"] >= MIN_TARGET, box
+    # the seats' boxes show their facts whole (wrapped, never "easy · 1/4 ho…"), the home
+    # count first
+    facts = page.evaluate("""() => [...document.querySelectorAll('.pod .pod-sub')]
+      .filter(e => e.offsetParent !== null).map(sub => [...sub.children].map(f =>
+        ({text: f.textContent, cut: f.scrollWidth > f.clientWidth + 0.5})))""")
+    assert facts and all(box[0]["text"].endswith("home") for box in facts), facts
+    assert not any(f["cut"] for box in facts for f in box), facts
     # the board, the die, whose turn and the clock on one screen, without scrolling
     for selector in ("#board", "#die", "#turn", "#timer"):
         box = page.evaluate(BOX_JS, selector)[0]
@@ -123,6 +130,13 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     for box in page.evaluate(BOX_JS, "#setup button, #btn-resume, .top-nav a"):
         assert box["h"] >= 32, box
+    # Start game in view without scrolling (it stays at the window's bottom edge)
+    start = page.evaluate(BOX_JS, "#btn-start")[0]
+    assert start["top"] >= 0 and start["bottom"] <= height + 0.5, start
+    # the heading has the focus for a screen reader, without a ring that looks like a field
+    page.focus("#home-title")  # as focus_screen does (tabindex -1 set when Home was shown)
+    assert page.evaluate("document.activeElement.id") == "home-title"
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "none"
     if width < height:  # a phone held upright: the board is a small preview above the form,
         # whose heading starts in the top half of the screen (below a full board it did not)
         title = page.evaluate(BOX_JS, "#home-title")[0]
@@ -130,6 +144,20 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
         assert title["top"] < height / 2 and board["w"] <= 0.6 * width + 0.5, (title, board)
     page.fill('[name="name-green"]', "")
     green.set_checked(was_ticked)
+
+
+def test_the_move_log_is_not_cut_on_a_phone(page: Page) -> None:
+    """A phone scrolls the page, not a box in it: a box cut its last entry in half."""
+    _at(page, 360, 740, "light")
+    page.click("#btn-details")
+    try:
+        page.wait_for_selector("#log li")
+        assert page.locator("#log li").count() > 10  # a log longer than a screen's box
+        cut = page.evaluate("(() => { const l = document.getElementById('log');"
+                            " return l.scrollHeight - l.clientHeight; })()")
+        assert cut <= 1
+    finally:
+        page.click("#btn-details")
 
 
 def test_a_long_name_without_break_points_does_not_widen_a_narrow_page(page: Page) -> None:

@@ -20,7 +20,14 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page
-from test_app_play import BOOT_TIMEOUT_MS, SAVE_KEY, parse_position, position_text, wait_ready
+from test_app_play import (
+    BOOT_TIMEOUT_MS,
+    SAVE_KEY,
+    parse_position,
+    position_text,
+    press_start,
+    wait_ready,
+)
 
 from app.savegame import Session, encode
 from ludo import (
@@ -192,8 +199,7 @@ def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
     else:
         assert not box.is_visible()  # teams are for four players only
     page.locator("#opt-timer").set_checked(False)
-    page.click("#btn-start")
-    page.wait_for_selector("#screen-table:not([hidden])")
+    press_start(page)
 
 
 def wait_change(page: Page, before: str) -> None:
@@ -293,7 +299,9 @@ def play(page: Page, choice: Choice, way: str, chip_first: bool) -> None:
             chip_first = True  # the chip was pressed: the rest is the picker's buttons
             continue
         buttons = page.locator("#choices button")
-        texts = buttons.all_inner_texts()
+        # a picker's button shows a few words; its accessible name holds the whole sentence
+        texts = [buttons.nth(i).get_attribute("aria-label") or buttons.nth(i).inner_text()
+                 for i in range(buttons.count())]
         index = next(i for i, t in enumerate(texts) if choice.label in t)
         if way == "keyboard":
             buttons.nth(index).focus()

@@ -87,6 +87,7 @@ class Controller:
                 ("btn-details", "click", self.on_details), ("btn-quit", "click", self.on_quit),
                 ("btn-record", "click", self.on_record),
                 ("dlg-quit", "close", self.on_quit_closed),
+                ("dlg-replace", "close", self.on_replace_closed),
                 ("dlg-winner", "close", self.on_winner_closed),
                 ("dlg-error", "close", self.on_error_closed),
                 ("btn-play-here", "click", lambda e: self.claim(reload=True)),
@@ -163,6 +164,17 @@ class Controller:
             form.show_error(problem)
             return
         form.remember(self.settings)
+        t = self.table
+        if t is not None and not t.over:  # a game in progress is not replaced without a word
+            self.screen.show_replace(t)
+            return
+        self.start_from_settings()
+
+    def on_replace_closed(self, event: Any) -> None:
+        if self.screen.dialog_answer("replace") == "confirm":
+            self.start_from_settings()
+
+    def start_from_settings(self) -> None:
         s = self.settings
         self.start_game(s["rules"], tuple(s["seats"]), s["names"], s["players"], s["timer"],
                         s["options"])
@@ -242,7 +254,12 @@ class Controller:
                 self.screen.focus(t, force=True)
             if document.activeElement == document.body:  # nothing to press here now
                 self.screen.focus_screen(page)
-            self.screen.announce(f"{el('turn').textContent}. {self.prompt()}".strip())
+            # from the names, not the line's text: that holds the swatch's letter ("RAda")
+            turn = panel.turn_text(t, t.scene())
+            self.screen.announce(f"{turn}. {self.prompt()}".strip())
+        elif page == "rules":  # on the rules of the game in progress, or of the form's choice
+            self.screen.focus_rules(t.record.rules if t is not None and not t.over
+                                    else form.chosen_rules())
         else:
             self.screen.focus_screen(page)
 

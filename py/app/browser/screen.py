@@ -224,6 +224,9 @@ class Screen:
         """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
         handover after the turn passed: it looks disabled, and is) or "off"."""
         el("table-area").classList.remove("idle")
+        # a game that is over: no "Next", no hint, no clock (their reserved lines left a gap
+        # under "Winner:")
+        el("screen-table").classList.toggle("over", table.over)
         marked = [p for c in picker for p in c.pieces]
         self.draw_board(table, options, marked)
         scene = table.scene()
@@ -232,9 +235,10 @@ class Screen:
         self.draw_pods(table, scene)
         self.draw_die(table, scene, die_state)
         el("btn-quit").textContent = table.leave.button  # "Quit game", or Gilgiti's "Leave game"
-        el("die-hint").textContent = prompt
+        self._write("die-hint", panel.prompt_html(prompt))
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
-        self._write("choices", panel.choice_buttons_html(buttons, pieces))
+        cells = {c.id: c for c in scene.board.cells} if picker else None
+        self._write("choices", panel.choice_buttons_html(buttons, pieces, cells))
         self._write("dice", panel.dice_html(scene, selected, bool(options)))
         self._write("seats", panel.seats_html(table, scene))
         if not el("details").hidden:
@@ -278,7 +282,7 @@ class Screen:
         for name in ("ready", "wait"):
             die.classList.toggle(name, state == name)
         shown = scene.dice[-1].value if scene.dice else None
-        face = panel.die_face(None if state == "ready" else "" if shown is None else shown,
+        face = panel.die_face(panel.die_shown(state, shown),
                               blank=table.wording.verb.capitalize())
         if self._write("die-face", face) and self.rolled and shown is not None:
             self.sound.roll()
@@ -400,6 +404,19 @@ class Screen:
         target.focus(js({"preventScroll": True}))
 
     @staticmethod
+    def focus_rules(rules: str) -> None:
+        """The rules screen opens on one rule set's rules: the focus on its heading, scrolled
+        to the top of the view (the first rule set's is the screen's own heading)."""
+        target = document.querySelector(
+            f'#screen-rules [data-rules="{rules}"] :is(h2, h3)')
+        if is_none(target) or target.tagName == "H2":
+            Screen.focus_screen("rules")
+            return
+        target.setAttribute("tabindex", "-1")
+        target.focus(js({"preventScroll": True}))
+        target.scrollIntoView(js({"block": "start"}))
+
+    @staticmethod
     def piece_for_key(event: Any) -> str | None:
         """Arrow keys move the focus among the movable pieces, in the order they stand on the
         board as one reads it (top to bottom, left to right; right and down go on, left and
@@ -437,9 +454,15 @@ class Screen:
         el("quit-who").hidden = not named
         el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if named else ""
         el("quit-title").textContent = leave.title
-        el("quit-text").textContent = leave.text
+        el("quit-text").textContent = panel.quit_text(table)
         el("quit-confirm").textContent = leave.button
-        el("dlg-quit").showModal()
+        open_dialog("quit")  # the focus on "Keep playing" (autofocus), not the seat list
+
+    @staticmethod
+    def show_replace(table: Table) -> None:
+        """Ask before a new game replaces the one in progress; "Keep it" has the focus."""
+        el("replace-text").textContent = panel.replace_text(table)
+        open_dialog("replace")
 
     def show_winner(self, table: Table) -> None:
         dialog = el("dlg-winner")
@@ -451,6 +474,9 @@ class Screen:
         el("winner-standings").innerHTML = panel.standings_html(table)
         if table.winners():
             self.sound.win()
+        if self.notice_timer is not None:  # a notice of the last turn would stand over it
+            window.clearTimeout(self.notice_timer)
+        self._hide_notice()
         dialog.showModal()
 
     @staticmethod
@@ -463,6 +489,16 @@ class Screen:
     @staticmethod
     def dialog_answer(name: str) -> str:
         return str(el(f"dlg-{name}").returnValue)
+
+
+def open_dialog(name: str) -> None:
+    """Open a dialog with no answer yet: Escape leaves ``returnValue`` as it was, so a
+    dialog confirmed once would read as confirmed again."""
+    dialog = el(f"dlg-{name}")
+    if dialog.open:
+        return
+    dialog.returnValue = ""
+    dialog.showModal()
 
 
 def any_shown(ids: Sequence[str]) -> bool:

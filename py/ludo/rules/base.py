@@ -208,6 +208,19 @@ class Leave(NamedTuple):
     button: str  # "Quit game"
     ends_match: bool = False
 
+    def text_at_device(self, shared: bool) -> str:
+        """``text`` with only what applies at this device: ``shared`` (other people here
+        play on) drops :data:`LEAVE_AWAY`, else :data:`LEAVE_SHARED` goes. The rest, in the
+        seed's words, stays as written (a text with neither sentence is returned whole)."""
+        drop = LEAVE_AWAY if shared else LEAVE_SHARED
+        return " ".join(self.text.replace(drop, "").split())
+
+
+LEAVE_AWAY = "Online and computer players return to Home."
+"""The sentence of a leave's text for one who plays alone at this device (the seed's words)."""
+LEAVE_SHARED = "On a shared device, the other players keep playing."
+"""The sentence of a leave's text for a device shared with others who play on."""
+
 
 class Wording(NamedTuple):
     """The words a rule set's players use for the die, where the screen says them: most
