@@ -224,6 +224,7 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     partners = [] if seat is None or not seat.team else \
         [table.name(s.colour) for s in scene.seats if s.team == seat.team and s.colour != colour]
     team = f"with {' and '.join(partners)}" if partners else ""
+    parts: tuple[str, ...]
     if seat is not None and seat.status != "playing":
         parts = (seat.status, team)
     else:

@@ -38,7 +38,7 @@ def test_the_rules_doc_quotes_every_sentence_of_the_seed():
 
 def _test_names() -> set[str]:
     names = set()
-    for folder in ("engine", "bots", "e2e", "app"):
+    for folder in ("engine", "bots", "e2e", "app", "net"):
         for path in (ROOT / "tests" / folder).glob("test_*.py"):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
