@@ -116,11 +116,12 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     return None
 
 
-def clean_name(text: str) -> str:
-    """A guest's name as shown: printable, no bidirectional controls, at most 20 characters."""
+def clean_name(text: str, length: int = NAME_LENGTH) -> str:
+    """A guest's name as shown (or other words from a peer, at most ``length`` characters):
+    printable, no bidirectional controls, spaces collapsed."""
     kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"
                    and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069)
-    return " ".join(kept.split())[:NAME_LENGTH].strip()
+    return " ".join(kept.split())[:length].strip()
 
 
 def secret_hash(secret: str) -> str:
@@ -1220,6 +1221,10 @@ class GuestRoom:
 
     def on_dropped(self, message: Message, now: float) -> None:
         roll = message.body["roll"]
+        ledger = self.ledger
+        if ledger is not None and 0 <= roll < len(ledger.rolls) \
+                and self.seat in ledger.rolls[roll].contributors:
+            return  # the ledger counts it: a host saying otherwise is not believed
         if roll in self.revealed:
             self.dropped.add(roll)
         self.notice(f"Your reveal for roll {roll} arrived too late to be counted.")
@@ -1232,7 +1237,10 @@ class GuestRoom:
         self.notice(f"The host refused: {message.body['message']}")
 
     def on_closed(self, message: Message, now: float) -> None:
-        self.closed = message.body["reason"]
+        # the host's words, said as the host's: they stand in the page's status line, so they
+        # are cleaned (no controls that reverse the page's own text) and kept short
+        self.closed = "From the host: " + (clean_name(message.body["reason"], 120)
+                                           or "the room is closed.")
         self.on_change("closed")
 
     # -- saving ----------------------------------------------------------------------------

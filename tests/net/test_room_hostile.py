@@ -493,3 +493,21 @@ def test_a_guest_holds_the_hosts_own_commitments_to_the_rules_it_holds_guests_to
         green.receive(protocol.encode("commit", peer.counter.next(), commit=commit), net.now)
     assert len(green.ledger.events) == before
     assert "bad-commit" not in green.notices[-1] and "chain of host" in green.notices[-1]
+
+
+def test_the_hosts_closing_words_are_cleaned_and_said_as_the_hosts() -> None:
+    net = started_match(steps=4, seed=3)
+    green = net.guests["p1"]
+    reason = "\u202eThe host's record does not verify: " + "x" * 150
+    assert _from_host(net, "p1", "closed", reason=reason)
+    assert green.closed is not None and green.closed.startswith("From the host: The host's")
+    assert "\u202e" not in green.closed and len(green.closed) <= len("From the host: ") + 120
+
+
+def test_a_dropped_notice_for_a_roll_the_ledger_counts_is_not_believed() -> None:
+    net = started_match(steps=12, seed=3)
+    green = net.guests["p1"]
+    counted = next(r.roll for r in green.ledger.rolls if "green" in r.contributors)
+    notices = len(green.notices)
+    assert _from_host(net, "p1", "dropped", roll=counted)
+    assert counted not in green.dropped and len(green.notices) == notices
