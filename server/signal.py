@@ -34,7 +34,10 @@ after that, whoever joins and wherever: a peer that reconnects to get a fresh me
 budget is touched, each client address (an IPv6 /64; with `forwarded_for`, the proxy's
 X-Forwarded-For) has its own, smaller budget per room in this process, so that one address
 joining in a loop cannot spend the room's budget for everybody else; and one address holds at
-most `address_room_peers` peers of a room at once, so that it cannot take every place.
+most `address_room_peers` peers of a room at once, so that it cannot take every place. Across
+all rooms, one address holds at most `address_connections` connections and has a join budget
+of its own (`address_all_join_*`): a made-up room id costs nothing, so without it one address
+could open rooms until the process is full.
 
 Hostile peers. A join's `hello` is copied to every later joiner, so it is checked: HELLO_KEYS
 only, short scalar values. Numbers that overflow to Infinity, and integers that JavaScript
@@ -210,6 +213,13 @@ class SignalConfig:
     # Peers one address may hold in one room at once: four players behind one home router, a
     # spectator and a reload's overlap fit; one address cannot fill the room (16) on its own.
     address_room_peers: int = 6
+    # And across all rooms of this process: connections one address holds at once, and its
+    # joins (a made-up room id costs nothing, so without these one address could open rooms
+    # until the process is full: 1,500 rooms in 6 s, about 20 KiB each). A household or an
+    # office behind one address plays far below them.
+    address_connections: int = 64
+    address_all_join_rate: float = 1.0
+    address_all_join_burst: int = 60
     # Take the client's address from the last X-Forwarded-For entry (set it only behind a
     # proxy that sets that header; otherwise every client could claim any address).
     forwarded_for: bool = False
@@ -233,11 +243,13 @@ class SignalConfig:
         for name in ("max_message_bytes", "max_hello_bytes", "room_cap", "max_peers",
                      "rate_burst", "join_burst", "max_bad_messages", "outbox_limit", "turn_ttl",
                      "pair_queue_bytes", "pair_queue_messages", "address_join_burst",
-                     "address_room_peers", "turn_address_burst"):
+                     "address_room_peers", "turn_address_burst", "address_connections",
+                     "address_all_join_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for name in ("rate_per_second", "join_rate", "join_timeout", "idle_timeout",
-                     "sweep_interval", "heartbeat", "address_join_rate", "turn_address_rate"):
+                     "sweep_interval", "heartbeat", "address_join_rate", "turn_address_rate",
+                     "address_all_join_rate"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds")
@@ -659,6 +671,10 @@ class TokenBucket:
     def full(self, now: float) -> bool:
         return self.tokens + (now - self.stamp) * self.rate >= self.burst
 
+    def ready(self, now: float) -> bool:
+        """Whether :meth:`take` would succeed now (nothing is spent)."""
+        return min(self.burst, self.tokens + (now - self.stamp) * self.rate) >= 1
+
 
 _CLOSE = object()  # outbox sentinel: close after what is queued before it
 
@@ -764,6 +780,8 @@ class SignalHub:
         self._by_peer: dict[tuple[str, str], Connection] = {}
         # Join budgets per (client address, room), in this process; swept once full again.
         self._address_joins: dict[tuple[str, str], TokenBucket] = {}
+        # Connections per client address (all rooms), in this process.
+        self._address_conns: dict[str, int] = {}
         # TURN credentials per client address, in this process; swept once full again.
         self._address_turn: dict[str, TokenBucket] = {}
         # Peers each (client address, room) holds on this process now, joins in progress too.
@@ -924,9 +942,16 @@ class SignalHub:
             self.log({"event": "refused", "status": 503, "reason": "server-full",
                       "remote": request.remote})
             return web.Response(status=503, text="The signalling helper is full; try later.")
+        address = client_address(request, config)
+        if self._address_conns.get(address, 0) >= config.address_connections:
+            self.log({"event": "refused", "status": 503, "reason": "address-connections",
+                      "address": address})
+            return web.Response(status=503, text="Too many connections from your address; "
+                                                 "try later.")
         await ws.prepare(request)
         conn = Connection(ws, request.transport, config, self.clock())
-        conn.address = client_address(request, config)
+        conn.address = address
+        self._address_conns[address] = self._address_conns.get(address, 0) + 1
         self.connections.add(conn)
         conn.writer = asyncio.create_task(conn.write_loop())
         self.log({"event": "connect", "remote": request.remote})
@@ -935,6 +960,11 @@ class SignalHub:
         finally:
             await self._leave(conn)
             self.connections.discard(conn)
+            left = self._address_conns.get(conn.address, 0) - 1
+            if left > 0:
+                self._address_conns[conn.address] = left
+            else:
+                self._address_conns.pop(conn.address, None)
             if conn.close_code is None and not ws.closed:
                 await ws.close()
             if conn.writer is not None and not conn.writer.done():
@@ -1042,7 +1072,7 @@ class SignalHub:
         if not self._address_may_join(conn.address, room, now):
             self.log({"event": "room-busy", "room": room_tag(room), "address": conn.address})
             self._send(conn, error_message(
-                "room-busy", "too many joins from your address in this room just now; "
+                "room-busy", "too many joins from your address just now; "
                              "try again shortly"))
             self._close(conn, CLOSE_ROOM_BUSY, "address busy")
             return
@@ -1111,13 +1141,19 @@ class SignalHub:
     def _address_may_join(self, address: str, room: str, now: float) -> bool:
         """Take a token from the address's join budget in this room (before the room's own
         budget is touched, so that an address's refused joins cost the room nothing)."""
+        config = self.config
+        everywhere = self._address_joins.get((address, ""))  # "": every room (ids are longer)
+        if everywhere is None:
+            everywhere = self._address_joins[(address, "")] = TokenBucket(
+                config.address_all_join_rate, config.address_all_join_burst, now)
         key = (address, room)
         bucket = self._address_joins.get(key)
         if bucket is None:
-            config = self.config
             bucket = self._address_joins[key] = TokenBucket(
                 config.address_join_rate, config.address_join_burst, now)
-        return bucket.take(now)
+        if not (bucket.ready(now) and everywhere.ready(now)):
+            return False  # neither is spent: a refused join costs no budget
+        return bucket.take(now) and everywhere.take(now)
 
     def ice_servers_for(self, peer: str, address: str, now: float) -> list[dict[str, Any]]:
         """The ICE servers for a peer's `welcome`: the fixed ones, and fresh TURN credentials

@@ -11,6 +11,7 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import pytest
 
 from net.signalling import parse_server_message
@@ -272,6 +273,35 @@ async def _join_from(h: Harness, address: str, room: str = ROOM_A) -> dict[str, 
     reply = await receive_json(ws)
     await ws.close()
     return reply
+
+
+def test_one_address_cannot_open_rooms_without_end_nor_hold_every_connection() -> None:
+    # a made-up room id costs nothing: across all rooms, one address's joins have a budget of
+    # their own, and it holds at most `address_connections` connections at once
+    async def test(h: Harness) -> None:
+        config = h.hub.config
+        rooms = [f"{n:022d}" for n in range(config.address_all_join_burst + 5)]
+        replies = [await _join_from(h, "198.51.100.8", room) for room in rooms]
+        kinds = [r["type"] if r["type"] == "welcome" else r["code"] for r in replies]
+        assert kinds == ["welcome"] * config.address_all_join_burst + ["room-busy"] * 5
+        assert (await _join_from(h, "203.0.113.9", rooms[-1]))["type"] == "welcome"  # others
+        h.clock.now += 1 / config.address_all_join_rate
+        assert (await _join_from(h, "198.51.100.8", rooms[-1]))["type"] == "welcome"
+        held = [await h.client.ws_connect(config.path, headers={
+            "Origin": h.origin, "X-Forwarded-For": "10.9.9.9, 198.51.100.9"})
+            for _ in range(config.address_connections)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await h.client.ws_connect(config.path, headers={
+                "Origin": h.origin, "X-Forwarded-For": "10.9.9.9, 198.51.100.9"})
+        assert refused.value.status == 503
+        await held[0].close()
+        await asyncio.sleep(0.05)  # the helper sees the close
+        again = await h.client.ws_connect(config.path, headers={
+            "Origin": h.origin, "X-Forwarded-For": "10.9.9.9, 198.51.100.9"})
+        for ws in [*held[1:], again]:
+            await ws.close()
+
+    run_hub(test, forwarded_for=True, address_all_join_burst=12, address_connections=5)
 
 
 def test_one_address_churning_joins_cannot_spend_the_room_budget_for_others() -> None:
