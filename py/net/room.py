@@ -76,6 +76,7 @@ QUEUE_LIMIT = 8  # actions held while a roll is being revealed, all seats togeth
 QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit always fits)
 SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
 GUEST_SYNC_GAP_MS = 1000.0  # a guest reads at most one sync a connection in this time
+EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the deadline a guest was told is flagged
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
@@ -820,6 +821,7 @@ class GuestRoom:
         self.sent: dict[int, dict[str, Any]] = {}  # version -> the action we sent there
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
+        self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
         self.throws: list[Throw] = []
@@ -1200,6 +1202,7 @@ class GuestRoom:
             raise Refused("out-of-step", f"an action for position {version}, this table is at "
                           f"{t.version}: asking the host for the record")
         actor, state = message.body["actor"], t.state
+        deadline, timed_out = t.session.deadline, to_act(state)
         try:
             action = t.rules.parse_action(message.body["action"])
             self.events = t.submit(actor, action, now, seen=version)
@@ -1214,6 +1217,13 @@ class GuestRoom:
         if actor == self.seat and action.type not in ("timeout",) and mine is None:
             self.notice("The host played a move for your seat that you did not make.")
         self.sent = {v: a for v, a in self.sent.items() if v > version}
+        if action.type == "timeout" and deadline is not None and timed_out is not None \
+                and now < deadline - EARLY_TIMEOUT_MS:
+            # the clock is the host's: a timeout well before the time it last told us is the
+            # host's doing (network delay shifts it by far less), and five eliminate a seat
+            self.early_timeouts[timed_out] = self.early_timeouts.get(timed_out, 0) + 1
+            self.notice(f"The host timed {t.name(timed_out)} out "
+                        f"{round((deadline - now) / 1000)} s before the clock ran out.")
         left = message.body["left"]
         t.session.deadline = None if left is None else now + left
         self.send("ack", version=version)

@@ -511,3 +511,25 @@ def test_a_dropped_notice_for_a_roll_the_ledger_counts_is_not_believed() -> None
     notices = len(green.notices)
     assert _from_host(net, "p1", "dropped", roll=counted)
     assert counted not in green.dropped and len(green.notices) == notices
+
+
+def test_a_timeout_the_host_plays_early_is_flagged_by_the_guest() -> None:
+    # the clock is the host's; a timeout well before the deadline it told the guest is its
+    # doing, and five of them eliminate a seat: the guest says so, and counts them per seat
+    net = started_match(steps=0, seed=2, timer=True)
+    host, green = net.host, net.guest_of("green")
+    assert green is not None
+    rnd = random.Random(1)
+    while not (host.table.seat_to_act == "green" and host.table.rolling):
+        net.play_one(rnd)
+    host.act("table", Action("timeout"), net.now)  # at once: about 30 s left
+    net.pump()
+    assert green.early_timeouts == {"green": 1}
+    assert green.to_show is not None and "before the clock ran out" in green.to_show
+    # one on time is not flagged
+    while not (host.table.seat_to_act == "green" and host.table.rolling):
+        net.play_one(rnd)
+    net.now = green.table.session.deadline
+    host.act("table", Action("timeout"), net.now)
+    net.pump()
+    assert green.early_timeouts == {"green": 1}
