@@ -133,8 +133,9 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    # "You rolled 4", "You threw a crown": the rule set's verb
+    # "You rolled 4", "You threw a crown", "a glowing man": the rule set's words
     you = f"You {table.wording.past}"
+    piece = table.wording.piece
     rolled = ", ".join(d.label if d.label[:1].isdigit() else f"a {d.label}"
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
@@ -143,29 +144,29 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         rolled = " and ".join(left) + (f" (no move for {' and '.join(stuck)} now)"
                                        if stuck else "")
         if waiting or table.auto() is not None:
-            return f"To play: {rolled}. The only move plays by itself (or tap its token)."
+            return f"To play: {rolled}. The only move plays by itself (or tap its {piece})."
         if selected is not None and any(c.pieces and c.value == selected for c in options):
-            return (f"Playing the {selected}: pick a glowing token (or another value). "
+            return (f"Playing the {selected}: pick a glowing {piece} (or another value). "
                     f"Still to play: {rolled}.")
         if any(c.pieces for c in options) and len(set(left)) == 1:  # no value to pick
-            return (f"To play: {rolled}. Pick a glowing token; arrow keys move among the "
-                    "tokens, Enter plays.")
+            return (f"To play: {rolled}. Pick a glowing {piece}; arrow keys move among "
+                    "them, Enter plays.")
         if any(c.pieces for c in options):
-            return (f"To play: {rolled}. Pick a value, then a glowing token (or a token, "
-                    "then a value); arrow keys move among the tokens, Enter plays.")
+            return (f"To play: {rolled}. Pick a value, then a glowing {piece} (or a "
+                    f"{piece}, then a value); arrow keys move among them, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     if waiting or table.auto() is not None:
-        return f"{you} {rolled}: the only move plays by itself (or tap its token)."
+        return f"{you} {rolled}: the only move plays by itself (or tap its {piece})."
     if any(c.pieces for c in options):
         if any(not c.pieces for c in options):  # buttons too (Royal's two crowns)
-            return (f"{you} {rolled}: choose one of the buttons below, or a glowing token "
+            return (f"{you} {rolled}: choose one of the buttons below, or a glowing {piece} "
                     "(arrow keys, then Enter).")
-        return f"{you} {rolled}: choose a glowing token (arrow keys, then Enter)."
+        return f"{you} {rolled}: choose a glowing {piece} (arrow keys, then Enter)."
     return "Choose one of the moves below." if options else ""
 
 
 KEY_HINTS = (", or focus it and press Enter or Space", " (arrow keys, then Enter)",
-             "; arrow keys move among the tokens, Enter plays")
+             "; arrow keys move among them, Enter plays")
 """The parts of a prompt that are for a keyboard: the hint's markup marks them, and a
 touch-only device does not show them (they took two lines of a phone's panel)."""
 
@@ -391,10 +392,12 @@ def winner_text(table: Table) -> tuple[str, str]:
     team = winners_team(scene)
     if team is not None:
         return (f"Team {team} wins!",
-                f"{names} got all their tokens home. Play again with the same seats?")
+                f"{names} got all their {table.wording.pieces} home. Play again with the same "
+                "seats?")
     finished = {s.colour for s in scene.seats if s.status == "finished"}
     if set(won) <= finished:
-        how = "got all their tokens home" if len(won) > 1 else "got all four tokens home"
+        pieces = table.wording.pieces
+        how = f"got all their {pieces} home" if len(won) > 1 else f"got all four {pieces} home"
     else:
         how = "is the last player remaining"
     return f"{names} {verb}!", f"{names} {how}. Play again with the same seats?"

@@ -296,6 +296,9 @@ def test_royal_players_throw_the_die_where_they_read_it() -> None:
     assert "Throw the die for Ada (red)" in dies and any(">Throw</text>" in d for d in dies)
     assert not [d for d in dies if "roll" in d.lower()]
     assert ROYAL.wording.verb == "throw"
+    # ... and move men, not tokens, in what the panel says
+    assert any("glowing man" in p for p in prompts)
+    assert not [p for p in prompts if "token" in p]
     # the other rule sets still roll
     prompts, dies = _prompts_and_die_labels("courtyard", 5)
     assert any(p.startswith("You rolled ") for p in prompts)

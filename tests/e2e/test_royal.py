@@ -288,7 +288,8 @@ def test_two_crowns_reverse_the_double_and_a_reload_keeps_the_choice(page: Page)
     assert page.locator("#board .token.movable").count() == 2  # the double: both its men
     assert "movable" in page.get_attribute("#tok-green-0", "class")
     assert "movable" in page.get_attribute("#tok-red-0", "class")
-    assert "choose one of the buttons below, or a glowing token" in page.inner_text("#die-hint")
+    # Royal's players move men: the hint says so
+    assert "choose one of the buttons below, or a glowing man" in page.inner_text("#die-hint")
     # a touch-only device (this page has touch, no mouse): the keyboard's part is not shown
     assert "arrow keys" not in page.inner_text("#die-hint")
     no_emoji(page)
@@ -374,6 +375,7 @@ def test_a_whole_game_against_three_computers(page: Page) -> None:
     assert winner is not None
     assert (("Ada (red)" if winner == "red" else winner.capitalize()) + " wins!") in \
         dialog.inner_text()
+    assert "got all four men home" in dialog.inner_text()  # the seed's men, not tokens
     record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
     assert record["rules"] == "royal"
     assert page.console_errors == []

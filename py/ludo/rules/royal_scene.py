@@ -31,7 +31,7 @@ from .base import (
 if TYPE_CHECKING:
     from .royal import RoyalRules, State
 
-WORDING = Wording(verb="throw", past="threw", noun="throw")
+WORDING = Wording(verb="throw", past="threw", noun="throw", piece="man", pieces="men")
 """The seed's language: players throw the die (prompts and the die's labels say so)."""
 
 ROLL_CHOICE_LABEL = f"{WORDING.verb.capitalize()} the die"
