@@ -228,6 +228,14 @@ class Table:
             return people
         return list(self.active_seats())
 
+    def sole_person(self) -> str | None:
+        """The seat of the one person at this device when every other seat is a computer (or
+        plays online): the board is drawn with it at the bottom left, as online (seed 000, rule
+        1: "Online, your colour is at bottom left"). None with two or more people: pass-and-play
+        keeps a fixed board."""
+        people = [s for s in self.record.seats if self.kind(s) == "human"]
+        return people[0] if len(people) == 1 else None
+
     def people_in_play(self) -> list[str]:
         """The seats still in the match that a person at this device plays."""
         return [s for s in self.active_seats() if self.kind(s) == "human"]

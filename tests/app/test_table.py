@@ -84,6 +84,16 @@ def test_who_may_quit_here_the_people_then_nobody_or_any_seat_of_a_computers_gam
     assert pair.quitters() == ["red"]
 
 
+def test_a_lone_person_against_computers_sees_the_board_from_their_own_colour() -> None:
+    # "Online, your colour is at bottom left": one person against computers too (the screen
+    # turns the board to `sole_person`); "Pass-n-play keeps a fixed board": two or more people
+    lone = _table(seats=("red", "green", "yellow"), players={"red": "easy", "yellow": "hard"})
+    assert lone.sole_person() == "green"
+    pair = _table(seats=("red", "green", "yellow"), players={"yellow": "easy"})
+    assert pair.sole_person() is None
+    assert _table(players={"red": "easy", "yellow": "easy"}).sole_person() is None
+
+
 def test_local_dice_decide_the_roll_not_the_player() -> None:
     table = _table()
     before = _snapshot(table)

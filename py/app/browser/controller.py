@@ -130,6 +130,7 @@ class Controller:
             return False
         self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
         self.screen.forget_layout(self.table)
+        self.screen.bottom_left = self.table.sole_person()
         return True
 
     def claim(self, reload: bool = False) -> None:
@@ -191,6 +192,7 @@ class Controller:
         table = self.table = Table.new(rules, seats, None, now_ms(), names, players, timer,
                                        options, turn_seconds=self.turn_seconds)
         self.screen.forget_layout()
+        self.screen.bottom_left = table.sole_person()
         self.save()
         later(lambda: self._show_new(table))
 
