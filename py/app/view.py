@@ -298,9 +298,15 @@ def pieces_svg(scene: Scene, options: Iterable[Choice] = (), selected: Collectio
             "carrier" if piece is stack.pieces[0] else "rider"
         parts.append(_piece(piece, x, y, r, picks.get(piece.id, []), piece.id in selected, hit,
                             role))
+    locked = {c.id for c in scene.board.cells if "lock" in c.marks}
     for stack in scene.stacks:
         if stack.kind == "block" and len(stack.pieces) > 1:
             parts.append(_count_badge(stack, layout))
+        if stack.place in locked:  # the cell's lock is under the pieces: shown above them too
+            x, y, r = layout[stack.pieces[-1].id]
+            parts.append(f'<g class="lock-badge" transform="translate({x - r * 0.8:.1f} '
+                         f'{y - r * 0.8:.1f}) scale(0.6)" pointer-events="none">'
+                         f'{_lock(0, 0)}</g>')
     return "".join(parts)
 
 

@@ -521,3 +521,28 @@ def test_the_quit_text_says_only_what_applies_at_this_device() -> None:
         "The remaining players continue. Online and computer players return to Home.")
     gilgiti = Table.new("gilgiti", ("red", "green"), 4, now=0.0)
     assert panel.quit_text(gilgiti) == gilgiti.leave.text
+
+
+def test_a_shut_stars_lock_is_drawn_above_the_block_on_it() -> None:
+    # the lock is the cell's mark, under the pieces; a block standing there would hide it, so
+    # the piece layer shows it too, beside the block (Gilgiti: a gate shut by an enemy block)
+    import random
+
+    from ludo import legal_actions, resolve
+
+    rnd = random.Random(3)
+    seen = 0
+    for seed in range(40):
+        state = new_game("gilgiti", ("red", "green", "yellow", "blue"), seed)
+        for _ in range(600):
+            if state.phase == "over":
+                break
+            shown = scene(state)
+            locked = {c.id for c in shown.board.cells if "lock" in c.marks}
+            on_lock = [s for s in shown.stacks if s.place in locked]
+            assert view.pieces_svg(shown).count('class="lock-badge"') == len(on_lock)
+            seen += len(on_lock)
+            state, _ = apply(state, resolve(state, rnd.choice(legal_actions(state))))
+        if seen >= 3:
+            break
+    assert seen >= 3
