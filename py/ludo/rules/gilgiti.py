@@ -368,7 +368,7 @@ class GilgitiRules:
 
     name = "gilgiti"
     title = "Gilgiti"
-    summary = "teams, roll then play every value, all or nothing"
+    summary = "alone or in teams; roll, then play every value, all or nothing"
     min_players = 2
     max_players = 4
     options: tuple[Option, ...] = (TEAMS_OPTION,)

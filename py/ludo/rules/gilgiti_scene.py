@@ -86,9 +86,10 @@ HELP = Help(
         ("Leaving.", "Leave game ends the match for everyone, with no winner, and all go back to "
          "the start screen."),
         ("The clock.", "Off unless you switch it on (online rooms always run it). With it, a "
-         "player who lets 30 seconds pass has the turn played for them: the dice are rolled "
-         "and every value is played by the Easy computer's choices, in an order that plays "
-         "them all whenever there is one. Timeouts are counted, and never remove anyone."),
+         "player who lets 30 seconds pass has the turn played for them: the die is rolled "
+         "(a 6 rolls again, with 30 seconds of its own) and every value is played by the Easy "
+         "computer's choices, in an order that plays them all whenever there is one. Timeouts "
+         "are counted, and never remove anyone."),
     ),
     notes=("Pass the phone around — each player taps their own dice box to roll.",),
 )
