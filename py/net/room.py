@@ -567,10 +567,9 @@ class HostRoom:
             if actor == TABLE:
                 return False  # the clock waits for the roll; it is asked again after it
             self.check_authority(t, actor, action, seen)
-            mine = [a for a, _, _ in self.queue if a == actor]
+            mine = [queued for a, queued, _ in self.queue if a == actor]
             # a seat's own quit always fits (one of it): leaving is never "busy"
-            first_quit = action.type == "quit" and not any(
-                q.type == "quit" for a, q, _ in self.queue if a == actor)
+            first_quit = action.type == "quit" and all(q.type != "quit" for q in mine)
             if not first_quit and (len(mine) >= QUEUE_PER_SEAT
                                    or len(self.queue) >= QUEUE_LIMIT):
                 raise IllegalAction("busy: a roll is being revealed")
