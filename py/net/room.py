@@ -1239,8 +1239,10 @@ class GuestRoom:
         self.notice(f"Your reveal for roll {roll} arrived too late to be counted.")
 
     def on_presence(self, message: Message, now: float) -> None:
-        self.here = list(message.body["connected"])
-        self.on_change("presence")
+        here = list(message.body["connected"])
+        if here != self.here:  # (the same again changes nothing: nothing to save or draw)
+            self.here = here
+            self.on_change("presence")
 
     def on_refused(self, message: Message, now: float) -> None:
         self.notice(f"The host refused: {message.body['message']}")

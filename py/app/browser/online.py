@@ -120,6 +120,7 @@ class Online:
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
+        self.save_timer: Timeout | None = None  # a guest's save, soon (see changed)
         try:
             url = signal_url(str(window.location.href), read_setting(document))
         except SignallingError as exc:
@@ -187,7 +188,13 @@ class Online:
             if first:
                 self.ctl.go("table")
             self.ctl.schedule()
-        self.save()
+        if self.role == "host":
+            self.save()  # the host's page is the table: every change is kept at once
+        elif self.save_timer is None:
+            # a guest's room is the host's copy (a reload syncs it again; its secrets and
+            # chains are stored at once by on_saved): written at most every 250 ms, so a host
+            # that floods messages cannot make it write its whole record for each of them
+            self.save_timer = Timeout(self.save_now, 250)
         shown = self.room.to_show if what == "notice" and self.role == "guest" else None
         if shown and self.playing:  # what the host refused or did wrong: over the board too
             self.ctl.screen.show_notice(shown)
@@ -228,7 +235,14 @@ class Online:
         else:
             raise IllegalAction("Only your own seat plays from this device.")
 
+    def save_now(self) -> None:
+        self.save_timer = None
+        self.save()
+
     def save(self) -> None:
+        if self.save_timer is not None:  # (a save soon is this one)
+            self.save_timer.cancel()
+            self.save_timer = None
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
         storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
         storage.put(_key_key(self.role, self.id),
@@ -238,6 +252,9 @@ class Online:
         return room_link(self.id, self.fingerprint)
 
     def leave(self) -> None:
+        if self.save_timer is not None:  # nothing may write the room back after this
+            self.save_timer.cancel()
+            self.save_timer = None
         self.transport.stop()
         storage.remove(SESSION_KEY)
         if self.role == "guest" or self.room.table is None or self.room.table.over:
