@@ -342,8 +342,9 @@ class Controller:
         so its face was never seen), with the rule set's reason when it gives one."""
         notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
         lost = [e for e in events if e.get("type") == "no_move"]
-        rolled = [text for e in events if e.get("type") == "rolled" for text in t.narrate([e])]
-        if lost and rolled:
+        rolled = [text for e in events if e.get("type") == "rolled"
+                  for text in t.narrate([e])] if lost else []
+        if rolled:
             why = t.narrate(lost[-1:]) if lost[-1].get("reason") else []
             notices.append(" ".join([f"{rolled[-1].rstrip('.')}: no move.", *why]))
             if len(notices) == 1:  # news rather than a warning
