@@ -433,6 +433,10 @@ def replace_text(table: Table) -> str:
 def resume_text(table: Table) -> tuple[str, str]:
     """The home screen's note about the game in progress, and its button."""
     if table.over:
+        left = table.left_by()
+        if left is not None:  # a leave that ended the match for everybody
+            return (f"The last {table.title} game ended when {table.name(left)} left: nobody "
+                    "won.", "See the table")
         won = table.winners()
         who = " and ".join(table.name(s) for s in won) if won else "nobody"
         return f"The last {table.title} game is over: {who} won.", "See the table"

@@ -184,13 +184,8 @@ def ended_by_leaving(table: Any) -> str | None:
     with no winner; the seat that left is the record's last action. Every page of the room
     (the one that left, the host, the guests, the spectators) shows these same words.
     """
-    if not (table.over and table.leave.ends_match) or table.winners():
-        return None
-    actions = table.record.actions
-    last = actions[-1] if actions else None
-    if last is None or last.type != "quit" or last.seat is None:
-        return None
-    return f"{table.name(last.seat)} left the game: the match has ended."
+    seat = table.left_by()
+    return None if seat is None else f"{table.name(seat)} left the game: the match has ended."
 
 
 def away_words(ms: float) -> str:

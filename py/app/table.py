@@ -228,6 +228,15 @@ class Table:
             return people
         return list(self.active_seats())
 
+    def left_by(self) -> str | None:
+        """The seat whose leaving ended the match for everybody (a rule set whose
+        ``leave.ends_match`` is true ends it at a ``quit``, with no winner), else None."""
+        if not (self.over and self.leave.ends_match) or self.winners():
+            return None
+        actions = self.record.actions
+        last = actions[-1] if actions else None
+        return last.seat if last is not None and last.type == "quit" else None
+
     def sole_person(self) -> str | None:
         """The seat of the one person at this device when every other seat is a computer (or
         plays online): the board is drawn with it at the bottom left, as online (seed 000, rule

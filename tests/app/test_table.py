@@ -320,3 +320,21 @@ def test_the_home_note_says_the_clock_runs_only_when_one_does() -> None:
     computers = Table.new("courtyard", ("red", "yellow"), 5, now=0.0,
                           players={"red": "easy", "yellow": "hard"})
     assert "clock" not in panel.resume_text(computers)[0]  # computers never time out
+
+
+def test_a_leave_that_ends_the_match_is_said_on_home() -> None:
+    # Gilgiti: "Leave this game?" ends the match for everyone, with no winner; Home says who
+    # left (the same words whichever device: `left_by` is rule-neutral)
+    from app import panel
+
+    gilgiti = _table("gilgiti", names={"red": "Ada"})
+    seat = gilgiti.seat_to_act
+    gilgiti.submit(seat, Action("quit", seat=seat), T0)
+    assert gilgiti.over and gilgiti.left_by() == seat
+    note, _ = panel.resume_text(gilgiti)
+    assert note == f"The last Gilgiti game ended when {gilgiti.name(seat)} left: nobody won."
+    # Courtyard: a quit removes one seat; with two, the other wins
+    courtyard = _table()
+    courtyard.submit("red", Action("quit", seat="red"), T0)
+    assert courtyard.over and courtyard.left_by() is None
+    assert panel.resume_text(courtyard)[0].endswith("Yellow won.")

@@ -544,6 +544,9 @@ def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     assert page.evaluate("window.scrollY") == 0  # Home starts at its top, not mid-board
     assert state_of(page).phase == "over" and state_of(page).winners == ()
     assert not page.locator("#dlg-winner").is_visible()
+    # Home says how it ended (not a bare "nobody won")
+    note = page.inner_text("#resume-text")
+    assert "game ended when" in note and note.endswith("left: nobody won."), note
     assert page.console_errors == []
 
 
