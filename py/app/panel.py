@@ -423,11 +423,16 @@ def standings_html(table: Table) -> str:
     return "".join(items)
 
 
-def replace_text(table: Table) -> str:
-    """The question before Start game replaces the game in progress."""
+def _in_progress(table: Table) -> str:
+    """"A Courtyard game is in progress (3 players; Ada (red) to play)." """
     turn = table.name(table.seat_to_act or "")
     return (f"A {table.title} game is in progress ({len(table.active_seats())} players; "
-            f"{turn} to play). A new game replaces it, and it cannot be resumed.")
+            f"{turn} to play).")
+
+
+def replace_text(table: Table) -> str:
+    """The question before Start game replaces the game in progress."""
+    return f"{_in_progress(table)} A new game replaces it, and it cannot be resumed."
 
 
 def resume_text(table: Table) -> tuple[str, str]:
@@ -440,10 +445,7 @@ def resume_text(table: Table) -> tuple[str, str]:
         won = table.winners()
         who = " and ".join(table.name(s) for s in won) if won else "nobody"
         return f"The last {table.title} game is over: {who} won.", "See the table"
-    turn = table.name(table.seat_to_act or "")
     # only people have a clock (computers never time out), and only when the game has one
     clock = " Its clock keeps running." if table.session.timer and any(
         table.kind(s) not in COMPUTER_LEVELS for s in table.active_seats()) else ""
-    return (f"A {table.title} game is in progress ({len(table.active_seats())} players; "
-            f"{turn} to play).{clock} Starting a new game replaces it.",
-            "Resume game")
+    return f"{_in_progress(table)}{clock} Starting a new game replaces it.", "Resume game"
