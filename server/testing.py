@@ -37,17 +37,32 @@ from typing import Any, Self
 from server.app import default_root
 
 # Running as root needs --no-sandbox; the rest keep headless Chromium from reaching out to
-# Google's services (there is no network here) and from using /dev/shm, which is small in CI.
-CHROMIUM_ARGS = (
+# Google's services (there is no network here).
+_BASE_CHROMIUM_ARGS = (
     "--no-sandbox",
     "--disable-gpu",
-    "--disable-dev-shm-usage",
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
 )
+# Chromium's shared memory lives in /dev/shm; where that is small (64 MB in many containers)
+# renderers crash, so it goes to /tmp instead. Where /dev/shm is large it stays there: /tmp is
+# on disk here, and a renderer whose shared-memory file cannot be backed (a full or slow disk)
+# crashes as well. Debian's chromium wrapper makes the same choice below 3.8 GB.
+_SHM_ENOUGH_BYTES = 2 << 30
+
+
+def _dev_shm_is_small() -> bool:
+    try:
+        stats = os.statvfs("/dev/shm")
+    except OSError:
+        return True
+    return stats.f_bavail * stats.f_frsize < _SHM_ENOUGH_BYTES
+
+
+CHROMIUM_ARGS = _BASE_CHROMIUM_ARGS + (("--disable-dev-shm-usage",) if _dev_shm_is_small() else ())
 
 _URL_LINE = re.compile(r"being served at (http://\S+)")
 

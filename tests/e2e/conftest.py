@@ -5,6 +5,11 @@ Fixtures:
 - `browser`: a Playwright (sync API) Chromium: $LUDO_CHROMIUM / $CHROMIUM_PATH / `chromium` on
   PATH, else Playwright's own bundled build; if none starts, every browser test fails with one
   line saying how to install one.
+  A test during which a page's renderer crashed gets what Chromium printed in its report
+  (section "Chromium's log"), the tests after it get a freshly started Chromium, the module's
+  shared page is opened again, and the test runs once more (pyproject.toml's --reruns; only
+  for that error). A crash is the machine's, not the game's: it has been seen only at a page's
+  boot, in bursts, on one CI run.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -16,11 +21,14 @@ browser download cannot work here.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
@@ -38,13 +46,109 @@ def server_url() -> Iterator[str]:
         yield url
 
 
+class Chromium:
+    """The run's Chromium, standing in for a Playwright `Browser` (anything else is passed on).
+
+    It counts renderer crashes in the pages of the contexts it opens, and after a crash it
+    starts a new Chromium for the contexts opened from then on. The old one stays open until
+    the end of the run: pages of a module's fixture may still live in it.
+    """
+
+    def __init__(self, playwright: Playwright, executable: str | None, log: Path) -> None:
+        self._playwright = playwright
+        self._executable = executable
+        self.log = log
+        self.crashes = 0
+        self.launches = 0
+        self._retired: list[Browser] = []
+        self._current = self._launch()
+
+    def _launch(self) -> Browser:
+        self.launches += 1
+        return self._playwright.chromium.launch(executable_path=self._executable,
+                                                args=list(CHROMIUM_ARGS))
+
+    def _count_crash(self, _page: Page) -> None:
+        self.crashes += 1
+
+    def _watch(self, context: BrowserContext) -> BrowserContext:
+        context.on("page", lambda page: page.on("crash", self._count_crash))
+        return context
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        return self._watch(self._current.new_context(**options))
+
+    def new_page(self, **options: Any) -> Page:
+        context = self.new_context(**options)
+        page = context.new_page()
+        # Browser.new_page's page closes its own context; so does this one.
+        page.once("close", lambda _page: context.close())
+        return page
+
+    @staticmethod
+    def page_is_dead(page: Page) -> bool:
+        """Closed, or its renderer crashed (then every call on it fails)."""
+        if page.is_closed():
+            return True
+        try:
+            page.evaluate("1")
+        except PlaywrightError:
+            return True
+        return False
+
+    def relaunch(self) -> None:
+        self._retired.append(self._current)
+        self._current = self._launch()
+
+    def log_tail(self, lines: int = 60) -> str:
+        """The end of what Chromium printed, without the D-Bus complaints of a headless box."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        kept = [line for line in text.splitlines()
+                if "pw:browser" in line and "dbus" not in line.lower()]
+        return "\n".join(kept[-lines:]) or "(Chromium printed nothing)"
+
+    def close(self) -> None:
+        for browser in [*self._retired, self._current]:
+            try:
+                browser.close()
+            except PlaywrightError:
+                pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._current, name)
+
+
+MAX_RELAUNCHES = 8
+# The worker's Chromium, for the crash hooks below (each xdist worker has its own).
+_CHROMIUM: Chromium | None = None
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
+    global _CHROMIUM
+    # Playwright's driver writes what Chromium prints to DEBUG_FILE when DEBUG names
+    # pw:browser: the only record of why a renderer crashed. The driver reads its environment
+    # when it starts, so both are set around sync_playwright() and restored after.
+    log = Path(tempfile.mkdtemp(prefix="ludo-chromium-")) / "chromium.log"
+    saved = {name: os.environ.get(name) for name in ("DEBUG", "DEBUG_FILE")}
+    os.environ["DEBUG"] = "pw:browser"
+    os.environ["DEBUG_FILE"] = str(log)
+    try:
+        manager = sync_playwright()
+        playwright = manager.start()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    try:
         executable = chromium_executable()
         try:
-            browser = playwright.chromium.launch(executable_path=executable,
-                                                 args=list(CHROMIUM_ARGS))
+            chromium = Chromium(playwright, executable, log)
         except PlaywrightError as error:
             failure = str(error).strip().splitlines()[0][:200] if str(error).strip() else "?"
         else:
@@ -58,10 +162,52 @@ def browser() -> Iterator[Browser]:
                 " with `apt-get install chromium` (make test does that as root), or set"
                 " LUDO_CHROMIUM (or CHROMIUM_PATH) to a Chromium or Chrome executable.",
                 pytrace=False)
+        _CHROMIUM = chromium
         try:
-            yield browser
+            yield chromium  # type: ignore[misc]  # stands in for a Browser
         finally:
-            browser.close()
+            _CHROMIUM = None
+            chromium.close()
+    finally:
+        manager.__exit__(None, None, None)
+
+
+def _is_crash(report: pytest.TestReport) -> bool:
+    return report.failed and "crashed" in str(report.longrepr)
+
+
+def _reopen_crashed_shared_pages(item: pytest.Item) -> None:
+    """Tear down every shared (module or class) fixture whose page crashed or whose set-up
+    failed, so that the test's rerun and the tests after it open the page again."""
+    for definitions in item._fixtureinfo.name2fixturedefs.values():  # type: ignore[attr-defined]
+        for definition in definitions:
+            cached = getattr(definition, "cached_result", None)
+            if definition.scope == "function" or cached is None:
+                continue
+            value = cached[0]
+            if cached[2] is not None or (isinstance(value, Page) and Chromium.page_is_dead(value)):
+                try:
+                    # Runs the fixture's own teardown (closing the dead page's context) and
+                    # forgets its value; finish() reads only the request's node.
+                    definition.finish(item._request)  # type: ignore[attr-defined]
+                except Exception:  # noqa: BLE001 - a dead page's teardown may fail; it is gone
+                    definition.cached_result = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    chromium = _CHROMIUM
+    if chromium is None or not _is_crash(report):
+        return
+    report.sections.append(
+        ("Chromium's log", f"{chromium.crashes} renderer crash(es) seen in this run\n"
+                           + chromium.log_tail()))
+    # One fresh Chromium per crashed test (its reruns included), and a bound on them all.
+    if chromium.launches <= MAX_RELAUNCHES:
+        chromium.relaunch()
+    _reopen_crashed_shared_pages(item)
 
 
 @pytest.fixture
