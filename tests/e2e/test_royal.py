@@ -180,6 +180,35 @@ def no_emoji(page: Page) -> None:
     assert not any(e in text for e in EMOJI)
 
 
+def test_home_shows_the_board_of_the_chosen_rules_and_keeps_a_chosen_timer(page: Page) -> None:
+    boot_with(page, None)
+    page.wait_for_selector("#screen-home:not([hidden])")
+    board = page.locator("#board-layer")
+    timer = page.locator("#opt-timer")
+
+    def marks() -> tuple[int, int, int]:
+        return (board.locator(".crown-mark").count(), board.locator(".feather-mark").count(),
+                board.locator(".lock").count())
+
+    assert page.is_checked('input[name="rules"][value="courtyard"]')
+    assert marks() == (0, 0, 4) and timer.is_checked()  # Courtyard's locked lanes
+    page.check('input[name="rules"][value="royal"]')
+    page.wait_for_function("document.querySelectorAll('#board-layer .crown-mark').length == 8")
+    assert marks() == (8, 4, 0)
+    # Gilgiti's clock is off by default: choosing it unticks the box the person never touched
+    page.check('input[name="rules"][value="gilgiti"]')
+    page.wait_for_function("document.querySelectorAll('#board-layer .crown-mark').length == 0")
+    assert marks()[:2] == (0, 0) and not timer.is_checked()
+    # once the person ticks it, changing the rule set keeps their choice
+    timer.check()
+    page.check('input[name="rules"][value="courtyard"]')
+    page.wait_for_function("document.querySelectorAll('#board-layer .lock').length == 4")
+    page.check('input[name="rules"][value="gilgiti"]')
+    page.wait_for_function("document.querySelectorAll('#board-layer .lock').length == 0")
+    assert timer.is_checked()
+    assert page.console_errors == []
+
+
 def test_the_board_shows_crown_and_feather_spaces_and_the_die_a_feather_lost(page: Page) -> None:
     save, _ = saved_game(FEATHER_AHEAD, lambda f: f[0] == "feather")
     boot_with(page, save)

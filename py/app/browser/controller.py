@@ -78,7 +78,7 @@ class Controller:
         form.build(self.bots)
         form.fill(self.settings, self.bots)
         for target, event, handler in (
-                ("setup", "submit", self.on_start), ("setup", "change", form.on_change),
+                ("setup", "submit", self.on_start), ("setup", "change", self.on_setup_change),
                 ("btn-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
@@ -265,11 +265,16 @@ class Controller:
         else:
             self.screen.focus_screen(page)
 
+    def on_setup_change(self, event: Any) -> None:
+        form.on_change(event)
+        if str(event.target.name) == "rules":  # the board behind Home shows the chosen rules
+            self.draw()
+
     def draw(self) -> None:
         """The table when it is on screen; else the board behind, and Home's resume note."""
         t = self.table
         if t is None or not self.screen.table_shown():
-            self.screen.draw_home(t)
+            self.screen.draw_home(t, form.chosen_rules())
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
                                self.prompt(), self.die.state(), self.picker)

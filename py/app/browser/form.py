@@ -107,15 +107,23 @@ def _lock_the_clock_online() -> None:
     el("timer-note").hidden = not required
 
 
+# Whether the person ticked or unticked the turn timer themselves since the page opened: then
+# choosing another rule set keeps their choice instead of that rule set's default.
+_timer_chosen = False
+
+
 def on_change(event: Any) -> None:
+    global _timer_chosen
     target = event.target
     name = str(target.name)
+    if str(target.id) == "opt-timer":
+        _timer_chosen = True
     if name == "players":
         # a player count picks the usual colours for that many players
         chosen = RULESETS[chosen_rules()].seating(int(target.value))
         for box in _form().querySelectorAll('input[name="seat"]'):
             box.checked = box.value in chosen
-    elif name == "rules":
+    elif name == "rules" and not _timer_chosen:
         el("opt-timer").checked = RULESETS[chosen_rules()].timer_default
     sync()
     el("setup-error").hidden = True

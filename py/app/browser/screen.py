@@ -104,10 +104,11 @@ class Screen:
         return True
 
     def draw_board(self, table: Table | None, options: Sequence[Choice] = (),
-                   marked: Sequence[str] = ()) -> None:
-        """The board with the clickable pieces marked; the empty board without a game."""
+                   marked: Sequence[str] = (), idle_rules: str = "") -> None:
+        """The board with the clickable pieces marked; without a game, the empty board of
+        ``idle_rules`` (the rule set chosen on Home)."""
         if table is None:
-            rules = board(setup.default_rules())
+            rules = board(idle_rules or setup.default_rules())
             if rules != self.board_of or self.turned is not None:
                 self._write("board-layer", view.board_svg(rules))
                 self.board_of, self.turned = rules, None
@@ -206,11 +207,12 @@ class Screen:
 
     # -- screens -----------------------------------------------------------------------------
 
-    def draw_home(self, table: Table | None) -> None:
-        """The board behind the home screen, and the note about the game in progress."""
+    def draw_home(self, table: Table | None, chosen_rules: str) -> None:
+        """The board behind the home screen (the game in progress, else the empty board of the
+        rule set chosen in the form), and the note about the game in progress."""
         el("table-area").classList.add("idle")
         el("die").hidden = True
-        self.draw_board(table)
+        self.draw_board(table, idle_rules=chosen_rules)
         box = el("resume-box")
         box.hidden = table is None
         if table is not None:
