@@ -445,7 +445,19 @@ def resume_text(table: Table) -> tuple[str, str]:
         won = table.winners()
         who = " and ".join(table.name(s) for s in won) if won else "nobody"
         return f"The last {table.title} game is over: {who} won.", "See the table"
+    return (f"{_in_progress(table)}{_clock_runs(table)} Starting a new game replaces it.",
+            "Resume game")
+
+
+def _clock_runs(table: Table) -> str:
     # only people have a clock (computers never time out), and only when the game has one
-    clock = " Its clock keeps running." if table.session.timer and any(
+    return " Its clock keeps running." if table.session.timer and any(
         table.kind(s) not in COMPUTER_LEVELS for s in table.active_seats()) else ""
-    return f"{_in_progress(table)}{clock} Starting a new game replaces it.", "Resume game"
+
+
+def rules_resume_text(table: Table | None) -> str | None:
+    """The rules screen's note while a game is in progress (its clock does not stop while the
+    rules are read); None when there is no game to go back to."""
+    if table is None or table.over:
+        return None
+    return f"{_in_progress(table)}{_clock_runs(table)}"

@@ -322,6 +322,21 @@ def test_the_home_note_says_the_clock_runs_only_when_one_does() -> None:
     assert "clock" not in panel.resume_text(computers)[0]  # computers never time out
 
 
+def test_the_rules_screen_says_a_game_is_in_progress_and_whether_its_clock_runs() -> None:
+    # reading the rules does not stop the clock: the rules screen says so, with a way back
+    from app import panel
+
+    assert panel.rules_resume_text(None) is None
+    people = Table.new("courtyard", ("red", "yellow"), 5, now=0.0, names={"red": "Ada"})
+    note = panel.rules_resume_text(people)
+    assert note is not None and note.startswith("A Courtyard game is in progress (2 players;")
+    assert note.endswith("Its clock keeps running.")
+    untimed = Table.new("courtyard", ("red", "yellow"), 5, now=0.0, timer=False)
+    assert "clock" not in (panel.rules_resume_text(untimed) or "clock")
+    people.submit("red", Action("quit", seat="red"), T0)
+    assert people.over and panel.rules_resume_text(people) is None  # nothing to go back to
+
+
 def test_a_leave_that_ends_the_match_is_said_on_home() -> None:
     # Gilgiti: "Leave this game?" ends the match for everyone, with no winner; Home says who
     # left (the same words whichever device: `left_by` is rule-neutral)

@@ -241,6 +241,14 @@ def test_home_keeps_the_game_and_resume_returns(table: Page) -> None:
     table.click("#btn-resume")
     table.wait_for_selector("#screen-table:not([hidden])")
     assert position_text(table) == during
+    # the rules screen, opened mid-game, says the game is waiting and leads back to it
+    table.click('a[data-nav="rules"]')
+    table.wait_for_selector("#screen-rules:not([hidden])")
+    assert table.is_visible("#rules-resume")
+    assert "A Courtyard game is in progress (2 players;" in table.inner_text("#rules-resume-text")
+    table.click("#btn-rules-resume")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert position_text(table) == during
 
 
 def test_quit_flow_last_player_remaining_wins(table: Page) -> None:

@@ -80,6 +80,7 @@ class Controller:
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", self.on_setup_change),
                 ("btn-resume", "click", lambda e: self.go("table")),
+                ("btn-rules-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
                 ("choices", "click", self.on_button), ("dice", "click", self.on_chip),
                 ("choices", "keydown", self.on_cancel_key), ("dice", "keydown", self.on_cancel_key),

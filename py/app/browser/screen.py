@@ -213,6 +213,9 @@ class Screen:
         el("table-area").classList.add("idle")
         el("die").hidden = True
         self.draw_board(table, idle_rules=chosen_rules)
+        note = panel.rules_resume_text(table)
+        el("rules-resume").hidden = note is None
+        el("rules-resume-text").textContent = note or ""
         box = el("resume-box")
         box.hidden = table is None
         if table is not None:
