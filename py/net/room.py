@@ -939,7 +939,9 @@ class GuestRoom:
             raise Refused("bad-lobby", self.problem)
         # (before the start a `you` other than our claim changes nothing: our seat is the one
         # we claimed until we claim another or watch, and `begin` is checked against it)
-        self.lobby = message.body
+        # a host's names are kept as a name typed here is: no control or bidi characters
+        self.lobby = dict(message.body, seats=[dict(r, name=clean_name(r["name"]))
+                                               for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.on_saved()
         self.on_change("lobby")

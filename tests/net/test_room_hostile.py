@@ -533,3 +533,15 @@ def test_a_timeout_the_host_plays_early_is_flagged_by_the_guest() -> None:
     host.act("table", Action("timeout"), net.now)
     net.pump()
     assert green.early_timeouts == {"green": 1}
+
+
+def test_names_in_a_hosts_lobby_are_cleaned_as_names_typed_here_are() -> None:
+    # the host is only a peer: a name it sends with bidi or control characters is kept as a
+    # name typed on this device would be (the page also isolates it)
+    net = Net()
+    green = net.add_guest("p1")
+    fields = net.host.lobby_fields(None)
+    fields["seats"][0]["name"] = "\u202eHost\u0007 "
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(), **fields)
+    assert green.receive(text, net.now)
+    assert green.lobby is not None and green.lobby["seats"][0]["name"] == "Host"
