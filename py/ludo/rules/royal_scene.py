@@ -482,7 +482,8 @@ HELP = Help(
     rules=(
         ("Take your place.", "Each player's four men start on the four circles of their balk "
          "(the yard). Play goes round the board from right to left as you sit at it: clockwise. "
-         "Red throws first, then the player on the left, and so on."),
+         "Red throws first (without red, the next colour round), then the player on the "
+         "left, and so on."),
         ("Wait for a crown.", "Throws do nothing until you throw a crown. Your first crown "
          "places a man on your starting point, and you throw again. Later crowns either start "
          "another man or move one already out: your choice. Every crown earns another throw."),
