@@ -205,7 +205,7 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
 
 
 SUMMARY = (
-    "Red throws first; turns go clockwise.",
+    "Red (or, without red, the next colour round) throws first; turns go clockwise.",
     "The die: 1, 2, 3, 4, feather, crown. A crown starts a man and earns another throw.",
     "Crown: on to the next crown space. Feather: on to the next feather space, but never past a "
     "crown.",
