@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ludo import LudoError, Record, record_from_json, record_to_json
+from ludo import LudoError, Record, is_over, record_from_json, record_to_json
 from ludo.notation import load_json, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
@@ -120,6 +120,10 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
         raise SaveError("The save's player names are damaged.")
     if not isinstance(players, dict) or not all(
             c in record.seats and k in PLAYER_KINDS for c, k in players.items()):
+        raise SaveError("The save's player types are damaged.")
+    if "remote" in players.values() and not is_over(states[-1]):
+        # an online seat has no one to play it on this device: such a game would never move
+        # (only an online match that has ended is kept here, to be shown on Home)
         raise SaveError("The save's player types are damaged.")
     deadline = check_deadline(data.get("deadline"))
     timer = data.get("timer", True)

@@ -20,6 +20,9 @@ PACES = {"slow": 1300, "normal": 700, "fast": 250}
 """A computer's pause before it acts, in ms."""
 MAX_SETTINGS_BYTES = 16_000
 NAME_LENGTH = 20  # characters a player's name keeps (cut at a whole grapheme)
+# ... and at most this many code points: what a save and the online protocol accept (six family
+# emoji are 6 characters but 42 code points, and a name must fit wherever it goes).
+NAME_CODE_POINTS = 40
 PLAYER_CHOICES = (("human", "Human"), ("easy", "Computer: Easy"),
                   ("medium", "Computer: Medium"), ("hard", "Computer: Hard"),
                   ("online", "Online: a friend joins by link"))
@@ -55,7 +58,17 @@ def option_default(name: str) -> bool:
 
 
 def read_settings(raw: str | None) -> dict[str, Any]:
-    """The remembered settings from their stored text; each bad value replaced by its default."""
+    """The remembered settings from their stored text; each bad value replaced by its default.
+
+    Nothing stored may stop the page from booting: should a check below still miss a shape of
+    value, the defaults are used rather than the error reaching the page."""
+    try:
+        return _read_settings(raw)
+    except Exception:  # noqa: BLE001 - the last guard of the boot path; every value is hostile
+        return defaults()
+
+
+def _read_settings(raw: str | None) -> dict[str, Any]:
     settings = defaults()
     if raw is None:
         return settings
@@ -80,12 +93,13 @@ def read_settings(raw: str | None) -> dict[str, Any]:
                              if c in colours and isinstance(n, str) and clean_name(n)}
     players = data.get("players")
     if isinstance(players, dict):
-        settings["players"] = {c: k for c, k in players.items()
-                               if c in colours and (k in COMPUTER_LEVELS or k == ONLINE)}
+        settings["players"] = {c: k for c, k in players.items() if c in colours
+                               and isinstance(k, str) and (k in COMPUTER_LEVELS or k == ONLINE)}
     if isinstance(data.get("timer"), bool):
         settings["timer"] = data["timer"]
-    if data.get("pace") in PACES:
-        settings["pace"] = data["pace"]
+    pace = data.get("pace")
+    if isinstance(pace, str) and pace in PACES:  # (a stored list or object is not hashable)
+        settings["pace"] = pace
     options = data.get("options")
     if isinstance(options, dict):
         known = {o.name for r in RULESETS.values() for o in r.options}
@@ -125,7 +139,8 @@ _DROPPED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def clean_name(text: str) -> str:
-    """A player's name as kept: printable, trimmed, at most NAME_LENGTH whole characters.
+    """A player's name as kept: printable, trimmed, at most NAME_LENGTH whole characters and
+    NAME_CODE_POINTS code points (cut between whole characters).
 
     Bidirectional controls are dropped (the page also isolates names), so a
     name can never turn the app's own text around it.
@@ -136,7 +151,12 @@ def clean_name(text: str) -> str:
                    if unicodedata.category(ch) not in _DROPPED_CATEGORIES
                    and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
                    and ch not in "\u200e\u200f\u061c")
-    return "".join(_graphemes(kept.strip())[:NAME_LENGTH]).strip()
+    name = ""
+    for character in _graphemes(kept.strip())[:NAME_LENGTH]:
+        if len(name) + len(character) > NAME_CODE_POINTS:
+            break
+        name += character
+    return name.strip()
 
 
 def seat_rows_html(bots_available: bool = True) -> str:

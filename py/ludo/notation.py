@@ -9,6 +9,7 @@ field; nothing half-built is ever returned.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, NamedTuple
 
@@ -228,6 +229,21 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+class _NotFinite(ValueError):
+    """NaN, Infinity or a number too large for a float: Python's json reads them, JSON has none."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotFinite(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(f"the number {_short(text, 24)} is too large")
+    return value
+
+
 def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
     """Parse untrusted JSON text: size and depth checked first, duplicate keys refused.
 
@@ -246,7 +262,8 @@ def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
         # stack, which Python cannot catch
         raise NotationError(what, "is nested too deeply")
     try:
-        return json.loads(text, object_pairs_hook=_refuse_duplicates)
+        return json.loads(text, object_pairs_hook=_refuse_duplicates,
+                          parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         # some messages end in "starting at", which the position completes
         where = f"line {exc.lineno} column {exc.colno}"
@@ -254,6 +271,8 @@ def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
         raise NotationError(what, f"is not valid JSON ({message} at {where})") from None
     except NotationError:
         raise
+    except _NotFinite as exc:
+        raise NotationError(what, f"is not valid JSON ({exc})") from None
     except ValueError as exc:  # e.g. an integer longer than Python's digit limit
         problem = "is not valid JSON (a number is too long to read)" if "digits" in str(exc) else \
             f"is not valid JSON ({_short(str(exc), 80)})"

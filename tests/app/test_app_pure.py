@@ -161,7 +161,8 @@ def test_save_round_trip_and_clear_errors() -> None:
 
 
 @pytest.mark.parametrize("field,value,words", [
-    ("deadline", 1e400, "turn clock"), ("deadline", float("nan"), "turn clock"),
+    # (JSON has no NaN or Infinity, and 1e400 is no float: the reader refuses them all)
+    ("deadline", 1e400, "not valid JSON"), ("deadline", float("nan"), "not valid JSON"),
     ("deadline", 10 ** 400, "turn clock"), ("deadline", -5, "turn clock"),
     ("deadline", True, "turn clock"), ("deadline", "soon", "turn clock"),
     ("timer", "no", "clock setting"), ("timer", 0, "clock setting"),
@@ -175,6 +176,20 @@ def test_every_field_of_the_save_is_checked(field, value, words) -> None:
     data[field] = value
     with pytest.raises(SaveError, match=words):
         decode(json.dumps(data))
+
+
+def test_a_running_game_saved_here_has_no_online_seat() -> None:
+    # nobody on this device could play an online seat: such a game would never move again
+    session, _ = _session()
+    data = json.loads(encode(session))
+    data["players"] = {"green": "remote"}
+    with pytest.raises(SaveError, match="player types"):
+        decode(json.dumps(data))
+    # an online match that has ended is kept, to be shown on Home
+    record = Record("classic", ("red", "green"), 11, (Action("quit", seat="green"),))
+    ended = Session(record=record, names={}, players={"green": "remote"}, timer=True)
+    restored, states, _ = decode(encode(ended))
+    assert restored.players == {"green": "remote"} and states[-1].phase == "over"
 
 
 def test_settings_are_read_as_hostile_input() -> None:
@@ -191,12 +206,20 @@ def test_settings_are_read_as_hostile_input() -> None:
     assert weird["names"] == {"blue": "Bo"} and weird["players"] == {"green": "hard"}
     assert weird["timer"] is good["timer"] and weird["pace"] == "normal"
     assert weird["options"] == {}
+    # containers where a word belongs: nothing stored may stop the page from booting
+    for key in ("rules", "pace", "timer", "seats", "names", "players", "options"):
+        for value in ([], {}, [[]], {"a": []}):
+            assert setup.read_settings(json.dumps({key: value}))["pace"] in setup.PACES
+    assert setup.read_settings(json.dumps({"players": {"red": []}}))["players"] == {}
 
 
 def test_names_are_cut_at_whole_characters_without_direction_controls() -> None:
     family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"  # one grapheme, five code points
-    name = setup.clean_name(family * 25)
-    assert name == family * 20
+    # at most 20 whole characters and 40 code points (what a save and the protocol take)
+    assert setup.clean_name(family * 25) == family * 8
+    assert setup.clean_name("a" * 30) == "a" * 20
+    four = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"  # seven code points
+    assert setup.clean_name(four * 6) == four * 5 and len(four * 5) == 35
     assert setup.clean_name("\u202eEve\u2066") == "Eve"
     assert setup.clean_name("  Ann  ") == "Ann"
 

@@ -455,3 +455,13 @@ def test_apply_refuses_a_non_position():
 def test_action_json_is_part_of_the_notation():
     assert Action.from_json({"type": "timeout", "value": 3}) == timeout(3)
     assert quit_seat("red").to_json() == {"type": "quit", "seat": "red"}
+
+
+def test_json_without_nan_infinity_or_numbers_beyond_a_float() -> None:
+    from ludo.errors import NotationError
+    from ludo.notation import load_json
+
+    for text in ("[NaN]", "[Infinity]", "[-Infinity]", '{"seed": 1e999}', "[-1e400]"):
+        with pytest.raises(NotationError, match="is not valid JSON"):
+            load_json(text, "record")
+    assert load_json("[1.5, 1e308, -0.0]", "record") == [1.5, 1e308, -0.0]
