@@ -62,7 +62,9 @@ def _boot_with(page: Page, key: str | None = None, value: str = "", query: str =
     json.dumps({"rules": "royal-chess", "players": {"red": "expert", "yellow": 7},
                 "seats": ["red", "red"], "timer": "no", "pace": "warp", "names": []}),
     json.dumps({"rules": "courtyard", "seats": "all", "options": {"teams": "yes"}}),
-], ids=["deeply nested", "quadratic escapes", "unknown values", "wrong types"])
+    json.dumps({"rules": [], "pace": [], "players": {"red": {}}, "timer": {},
+                "names": {"red": []}}),
+], ids=["deeply nested", "quadratic escapes", "unknown values", "wrong types", "containers"])
 def test_any_stored_settings_boot_and_start_a_game(page: Page, settings: str) -> None:
     _boot_with(page, SETTINGS_KEY, settings)
     page.wait_for_selector("#screen-home:not([hidden])")
