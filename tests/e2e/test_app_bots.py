@@ -41,7 +41,8 @@ def test_person_against_three_computers_to_the_end(table: Page) -> None:
     for step in range(5000):
         # read the position and the controls in one go: computers move between calls
         text, die_disabled, timer_hidden = table.evaluate(
-            "() => [window.ludo.position(), document.getElementById('die').disabled,"
+            "() => [window.ludo.position(),"
+            " document.getElementById('die').getAttribute('aria-disabled') === 'true',"
             " document.getElementById('timer').hidden]")
         state = parse_position(text)
         if state.phase == "over":
@@ -77,6 +78,45 @@ def test_person_against_three_computers_to_the_end(table: Page) -> None:
     assert int(table.evaluate("window.ludo.kept()")) - kept_before < 50
     assert table.console_errors == []
     table.click("#winner-home")
+
+
+def test_the_keyboard_focus_stays_on_the_die_through_computer_turns(browser: Browser,
+                                                                     server_url: str) -> None:
+    # A keyboard player rolls with Enter on the die; while a computer plays, the die cannot be
+    # pressed, but the focus must stay on it (not fall back to the page), so that Enter rolls
+    # again as soon as the turn comes back. (The computer plays slowly enough to be seen.)
+    table = _new_page(browser, server_url + "?auto_delay=0&pace_ms=300")
+    try:
+        start_game(table, ["red", "green"], kinds={"green": "medium"})
+        table.focus("#die")
+        presses, on_die, seen_computer = 0, True, 0
+        while presses < 6:
+            text, focused = table.evaluate(
+                "() => [window.ludo.position(), document.activeElement.id]")
+            state = parse_position(text)
+            if state.phase == "over":
+                break
+            choosing = state.turn == "red" and state.phase == "move" \
+                and len(distinct_moves(state)) > 1
+            if choosing:  # a choice of tokens: the focus rightly goes to them; pick one
+                table.locator("#board .token.movable").first.focus()
+                table.keyboard.press("Enter")
+                on_die = False
+            else:
+                assert focused == "die" or not on_die, (state.turn, state.phase, focused)
+                seen_computer += state.turn == "green" and on_die
+                if state.turn == "red" and state.phase == "roll":
+                    table.wait_for_selector("#die.ready")
+                    if not on_die:
+                        table.focus("#die")
+                        on_die = True
+                    table.keyboard.press("Enter")
+                    presses += 1
+            wait_change(table, text)
+        # every roll but a 6 passed the turn to the computer, which played while the die kept it
+        assert presses == 6 and seen_computer >= 1
+    finally:
+        table.context.close()
 
 
 def test_reload_during_a_computer_turn_resumes(browser: Browser, server_url: str) -> None:

@@ -430,7 +430,7 @@ def test_double_click_on_the_die_rolls_once(table: Page) -> None:
         # automatic move): the next player's die was not rolled by the second click
         for before in states[len(record["actions"]):-1]:
             assert before.turn == state.turn
-        table.wait_for_function("document.querySelector('#die').disabled === false"
+        table.wait_for_function("!document.querySelector('#die').hasAttribute('aria-disabled')"
                                 " || JSON.parse(window.ludo.position()).phase === 'move'")
 
 

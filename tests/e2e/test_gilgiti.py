@@ -327,7 +327,8 @@ def play_to_the_end(page: Page, person: Callable[[str], bool], ways: tuple[str, 
     last_tap = 0.0
     for step in range(max_steps):
         text, die_disabled = page.evaluate(
-            "() => [window.ludo.position(), document.getElementById('die').disabled]")
+            "() => [window.ludo.position(),"
+            " document.getElementById('die').getAttribute('aria-disabled') === 'true']")
         state = parse_position(text)
         if state.phase == "over":
             return seen

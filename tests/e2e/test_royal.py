@@ -359,7 +359,8 @@ def test_a_whole_game_against_three_computers(page: Page) -> None:
     for step in range(6000):
         # the position and the controls in one go: computers move between calls
         text, die_disabled = page.evaluate(
-            "() => [window.ludo.position(), document.getElementById('die').disabled]")
+            "() => [window.ludo.position(),"
+            " document.getElementById('die').getAttribute('aria-disabled') === 'true']")
         state = parse_position(text)
         if state.phase == "over":
             break

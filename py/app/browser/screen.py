@@ -279,12 +279,14 @@ class Screen:
         die.dataset.corner = self.corners.get(seat, "bl")
         die.dataset.colour = seat
         die.dataset.seat = seat
-        die.disabled = state == "off"
-        if state == "wait":
+        # Never the `disabled` attribute: a disabled button drops the keyboard focus to the page
+        # (every computer turn, every turn of another seat online). aria-disabled keeps it on
+        # the die, says it cannot be pressed, and a press does nothing (DiceBox.on_click).
+        if state in ("wait", "off"):
             die.setAttribute("aria-disabled", "true")
         else:
             die.removeAttribute("aria-disabled")
-        for name in ("ready", "wait"):
+        for name in ("ready", "wait", "off"):
             die.classList.toggle(name, state == name)
         shown = scene.dice[-1].value if scene.dice else None
         face = panel.die_face(panel.die_shown(state, shown),
