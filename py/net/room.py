@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -57,6 +56,7 @@ from .dice import (
     RevealCollector,
     SecretChain,
 )
+from .names import clean_name, clean_text
 from .protocol import Counter, Message, ProtocolError
 from .record import (
     SEED_RANGE,
@@ -80,7 +80,6 @@ EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the deadline a guest was
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
-NAME_LENGTH = 20
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 
 Send = Callable[[str, str], None]  # (peer id, text)
@@ -115,14 +114,6 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     if chains >= MAX_COMMITS:
         return f"at most {MAX_COMMITS} chains per participant in a match"
     return None
-
-
-def clean_name(text: str, length: int = NAME_LENGTH) -> str:
-    """A guest's name as shown (or other words from a peer, at most ``length`` characters):
-    printable, no bidirectional controls, spaces collapsed."""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"
-                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069)
-    return " ".join(kept.split())[:length].strip()
 
 
 def secret_hash(secret: str) -> str:
@@ -186,6 +177,13 @@ class Holder(NamedTuple):
     commitment: Commitment
 
 
+def _name(value: Any) -> str:
+    """A saved name read as hostile: a text, kept by the network's name rule."""
+    if not isinstance(value, str):
+        raise ValueError(f"a name is a text, not {str(value)[:20]}")
+    return clean_name(value)
+
+
 def _flag(value: Any) -> bool:
     if type(value) is not bool:
         raise ValueError(f"timer: true or false, not {str(value)[:20]}")
@@ -216,7 +214,10 @@ class HostRoom:
             if seat not in self.seats or kind not in (ONLINE, "human", *COMPUTER_LEVELS):
                 raise ValueError(f"seat {seat}: kind {kind!r}")
         self.kinds = {s: kinds.get(s, "human") for s in self.seats}
-        self.names = {s: n for s, n in names.items() if s in self.seats and n}
+        # every name this room sends keeps the network's name rule (net.names), or the
+        # guests' checks would refuse the lobby that carries it
+        self.names = {s: clean_name(n) for s, n in names.items()
+                      if s in self.seats and clean_name(n)}
         self.timer = timer
         self.options = dict(options)
         self.turn_seconds = turn_seconds
@@ -724,6 +725,16 @@ class HostRoom:
     @classmethod
     def restore(cls, data: Any, send: Send, now: float) -> HostRoom:
         """The room from :meth:`to_json` (LudoError or DiceError if it does not verify)."""
+        try:
+            return cls._restore(data, send, now)
+        except (LudoError, DiceError):
+            raise
+        except Exception as exc:  # a boundary: a stored room is hostile input to its page
+            raise DiceError(f"the saved room is damaged ({type(exc).__name__}: {exc})"
+                            ) from None
+
+    @classmethod
+    def _restore(cls, data: Any, send: Send, now: float) -> HostRoom:
         if not isinstance(data, dict):
             raise DiceError("a saved room is a JSON object")
         try:
@@ -733,8 +744,16 @@ class HostRoom:
                        SecretChain.from_json(data["chains"][0]), data["match"])
             room.chains = [SecretChain.from_json(c) for c in data["chains"]]
             for seat, h in data["holders"].items():
-                room.holders[seat] = Holder(h["secret"], h["name"],
+                if seat not in room.online_seats():
+                    raise ValueError(f"holder of {str(seat)[:20]}, not an online seat")
+                secret, name = h["secret"], h["name"]
+                if not isinstance(secret, str) or len(secret) != 64 \
+                        or set(secret) - set("0123456789abcdef"):
+                    raise ValueError(f"holder of {seat}: secret")
+                room.holders[seat] = Holder(secret, _name(name) or seat.capitalize(),
                                             Commitment.from_json(h["commit"]))
+            names = {seat: _name(name) for seat, name in dict(data["names"]).items()
+                     if seat in room.seats}
         except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         if data.get("record") is not None:
@@ -746,7 +765,8 @@ class HostRoom:
                 screen = check_screen(data.get("screen", "table"))
             except SaveError as exc:
                 raise DiceError(f"the saved room is damaged ({exc})") from None
-            session = Session(record._replace(dice=None), dict(data["names"]), room.players(),
+            session = Session(record._replace(dice=None), {s: n for s, n in names.items() if n},
+                              room.players(),
                               room.timer, deadline, screen)
             room.table = Table.restore(session, verified.states, verified.events, now,
                                        room.turn_seconds)
@@ -783,7 +803,7 @@ class GuestRoom:
                  chains: list[SecretChain] | None = None) -> None:
         self.room = room
         self.secret = secret  # 64 hex digits, kept on this device for this room
-        self.name = name
+        self.name = clean_name(name)
         self.send_text = send
         self.chains = list(chains or [])
         # The match our chains were first committed in: their links are never revealed in
@@ -878,6 +898,9 @@ class GuestRoom:
         except ProtocolError as exc:
             self.notice(f"A message from the host was refused ({exc}).")
             return False
+        except Exception as exc:  # a boundary: nothing the host sends may break the page
+            self.unhandled("a message", exc)
+            return False
         if not self.counter.fresh(message.seq):
             self.notice("A repeated message from the host was ignored.")
             return False
@@ -888,8 +911,19 @@ class GuestRoom:
             # nothing is wrong, so the page is not told over the board
             self.notice(str(exc), shown=exc.code != "out-of-step")
             return False
+        except Exception as exc:  # a boundary: nothing the host sends may break the page
+            self.unhandled(f"its {message.type}", exc)
+            return False
         self.counter.accept(message.seq)
         return True
+
+    def unhandled(self, what: str, exc: Exception) -> None:
+        """A host's message that broke a check this code did not foresee: the host is not
+        followed past it (a problem, as for anything that does not verify), and the page,
+        which called :meth:`receive` from the data channel, carries on."""
+        self.problem = clean_text(f"The host sent {what} this device could not check "
+                                  f"({type(exc).__name__}: {exc}).", 300)
+        self.notice(self.problem)
 
     def notice(self, text: str, shown: bool = True) -> None:
         """Something the host refused or did wrong; ``shown``: the page says it over the board
@@ -1252,7 +1286,7 @@ class GuestRoom:
     def on_closed(self, message: Message, now: float) -> None:
         # the host's words, said as the host's: they stand in the page's status line, so they
         # are cleaned (no controls that reverse the page's own text) and kept short
-        self.closed = "From the host: " + (clean_name(message.body["reason"], 120)
+        self.closed = "From the host: " + (clean_text(message.body["reason"], 120)
                                            or "the room is closed.")
         self.on_change("closed")
 

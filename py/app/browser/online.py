@@ -355,7 +355,6 @@ class OnlineController(Controller):
                   fingerprint: str | None = None) -> None:
         """Open a room: a host's from its saved state (its key from storage), or a guest's,
         whose host must prove the key with ``fingerprint`` (from the link or storage)."""
-        from net.dice import DiceError
         from net.room import GuestRoom, HostRoom, new_secret
 
         if self.online is not None and self.online.id == room_id:
@@ -369,7 +368,9 @@ class OnlineController(Controller):
                 room = GuestRoom.restore(saved, lambda t: None)
             else:
                 room = GuestRoom(room_id, new_secret(), "", lambda t: None)
-        except (DiceError, LudoError) as exc:
+        except Exception as exc:  # a DiceError, a LudoError or anything else:
+            # what the browser stores is hostile input; a room that cannot be read is dropped
+            # and the page carries on with a fresh one (it never stops the page from opening)
             window.console.warn(f"the saved room cannot be used: {exc}")
             storage.remove(_room_key(role, room_id))
             room = GuestRoom(room_id, new_secret(), "", lambda t: None)
