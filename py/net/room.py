@@ -76,7 +76,11 @@ QUEUE_LIMIT = 8  # actions held while a roll is being revealed, all seats togeth
 QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit always fits)
 SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
 GUEST_SYNC_GAP_MS = 1000.0  # a guest reads at most one sync a connection in this time
-EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the deadline a guest was told is flagged
+EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the guest's own deadline is flagged
+# A gap this long between two moments this page ran (a message, a tick of its clock) means it
+# was suspended or throttled (a phone locked, a tab hidden): messages handled then, and within
+# this long after, may be a backlog, and deadlines worked out from them are not evidence.
+STALL_MS = 3000.0
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
@@ -841,6 +845,13 @@ class GuestRoom:
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
+        # The turn clock as this device's own engine and clock have it (docs/online.md, "Early
+        # timeouts"): the deadline (epoch ms) of the turn under way, from when this page
+        # applied the action that started it (`own_from`), whatever the host's `left` says.
+        self.own_deadline: float | None = None
+        self.own_from: float | None = None
+        self.alive_at: float | None = None  # the last moment this page ran (see `alive`)
+        self.stalled_at: float | None = None  # when it last woke from a stall
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
         self.throws: list[Throw] = []
@@ -887,9 +898,19 @@ class GuestRoom:
             return None
         return max(0.0, now - self.host_seen)
 
+    def alive(self, now: float, hidden: bool = False) -> None:
+        """This page runs at ``now`` (every message, and every tick of the page's clock);
+        ``hidden``: the page is not shown (its timers are throttled, it may be frozen). A gap
+        over STALL_MS since the last moment, or a hidden page, is a stall: timeouts are then
+        not flagged (see :meth:`early_timeout`)."""
+        if hidden or (self.alive_at is not None and now - self.alive_at > STALL_MS):
+            self.stalled_at = now
+        self.alive_at = now if self.alive_at is None else max(self.alive_at, now)
+
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""
         self.host_seen = now
+        self.alive(now)
         try:
             whole = self.reassembler.feed(text)
             if whole is None:
@@ -1187,6 +1208,8 @@ class GuestRoom:
         left = body["left"]
         session = Session(record._replace(dice=None), names, players, body["timer"],
                           None if left is None else now + left, "table")
+        # the start of the turn under way was not seen here: the host's word is all there is
+        self.own_deadline, self.own_from = session.deadline, now
         self.turn_seconds = float(body["turnSeconds"])
         table = FollowerTable.restore(session, verified.states, verified.events, now,
                                       self.turn_seconds)
@@ -1237,14 +1260,21 @@ class GuestRoom:
             raise Refused("out-of-step", f"an action for position {version}, this table is at "
                           f"{t.version}: asking the host for the record")
         actor, state = message.body["actor"], t.state
-        deadline, timed_out = t.session.deadline, to_act(state)
+        shown, timed_out = t.session.deadline, to_act(state)
+        deadline, deadline_from = self.own_deadline, self.own_from
+        t.session.deadline = None  # the table sets it again when this action starts a clock
         try:
             action = t.rules.parse_action(message.body["action"])
             self.events = t.submit(actor, action, now, seen=version)
             self.turn_before = to_act(state)
         except (LudoError, IllegalAction) as exc:
+            t.session.deadline = shown
             self.problem = f"The host sent a move the rules refuse: {exc}"
             raise Refused("bad-action", self.problem) from None
+        if t.session.deadline is not None:  # a new turn, or an extra roll: a fresh clock
+            self.own_deadline, self.own_from = t.session.deadline, now
+        elif t.over:
+            self.own_deadline = self.own_from = None
         roll = dice.confirm()
         if roll is not None:
             self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
@@ -1252,17 +1282,40 @@ class GuestRoom:
         if actor == self.seat and action.type not in ("timeout",) and mine is None:
             self.notice("The host played a move for your seat that you did not make.")
         self.sent = {v: a for v, a in self.sent.items() if v > version}
-        if action.type == "timeout" and deadline is not None and timed_out is not None \
-                and now < deadline - EARLY_TIMEOUT_MS:
-            # the clock is the host's: a timeout well before the time it last told us is the
-            # host's doing (network delay shifts it by far less), and five eliminate a seat
-            self.early_timeouts[timed_out] = self.early_timeouts.get(timed_out, 0) + 1
-            self.notice(f"The host timed {t.name(timed_out)} out "
-                        f"{round((deadline - now) / 1000)} s before the clock ran out.")
+        if action.type == "timeout" and timed_out is not None:
+            self.early_timeout(t, timed_out, deadline, deadline_from, now)
         left = message.body["left"]
-        t.session.deadline = None if left is None else now + left
+        told = None if left is None else now + left
+        own = self.own_deadline
+        if t.session.timer and own is not None and (told is None
+                                                    or told < own - EARLY_TIMEOUT_MS):
+            # the host says there is no clock, or far less time than this turn's clock has
+            # left by the rules and this device's clock: the page shows the rules' clock (a
+            # timeout before it is flagged all the same, whatever the host said)
+            told = own
+        t.session.deadline = told
         self.send("ack", version=version)
         self.on_change("action")
+
+    def early_timeout(self, t: FollowerTable, seat: str, deadline: float | None,
+                      deadline_from: float | None, now: float) -> None:
+        """Flag the host's timeout of ``seat`` if it came more than EARLY_TIMEOUT_MS before
+        the turn's deadline as this device worked it out (from when it applied the action
+        that started the turn: never from the host's `left`, which a host could set to 0).
+
+        Not flagged when this page stalled (it was hidden, or did not run for STALL_MS) from
+        just before that action to now: a page that wakes handles a backlog at once, and the
+        start of a turn and its timeout, sent 30 s apart, reach it in the same moment."""
+        if not t.session.timer or deadline is None or deadline_from is None \
+                or now >= deadline - EARLY_TIMEOUT_MS:
+            return
+        if self.stalled_at is not None and self.stalled_at >= deadline_from - STALL_MS:
+            return
+        # the clock is the host's: a timeout well before the deadline is the host's doing
+        # (network delay shifts it by far less), and five eliminate a seat
+        self.early_timeouts[seat] = self.early_timeouts.get(seat, 0) + 1
+        self.notice(f"By this device's clock, the host timed {t.name(seat)} out "
+                    f"{round((deadline - now) / 1000)} s before the clock ran out.")
 
     def on_dropped(self, message: Message, now: float) -> None:
         roll = message.body["roll"]

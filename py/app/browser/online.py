@@ -597,6 +597,10 @@ class OnlineController(Controller):
     def tick(self) -> None:
         super().tick()
         o = self.online
+        if o is not None and o.role == "guest":
+            # the room learns that this page runs (and whether it is shown): a page that was
+            # frozen or hidden does not flag the host's timeouts (docs/online.md)
+            o.room.alive(now_ms(), hidden=str(document.visibilityState) == "hidden")
         if o is None or o.role != "guest" or o.room.connected:
             return
         # the host's time away goes on: its words change every 10 s (Home stays a click away)
