@@ -177,15 +177,22 @@ def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
 # -- how a match ends or waits, in words every page of the room shows -----------------------
 
 
-def ended_by_leaving(table: Any) -> str | None:
+def ended_by_leaving(table: Any, forced: str | None = None) -> str | None:
     """The notice for a match that a player's leaving ended for everybody, else None.
 
     Rule-neutral: a rule set whose ``leave.ends_match`` is true ends the match at a ``quit``
     with no winner; the seat that left is the record's last action. Every page of the room
-    (the one that left, the host, the guests, the spectators) shows these same words.
+    (the one that left, the host, the guests, the spectators) shows these same words, except
+    the page of ``forced``: this device's own seat, whose quit the host played without this
+    device asking (GuestRoom.forced_quit). That page says what happened to it.
     """
     seat = table.left_by()
-    return None if seat is None else f"{table.name(seat)} left the game: the match has ended."
+    if seat is None:
+        return None
+    if seat == forced:
+        return (f"The host ended the match by making your seat, {table.name(seat)}, leave: "
+                "you did not ask to leave.")
+    return f"{table.name(seat)} left the game: the match has ended."
 
 
 def away_words(ms: float) -> str:

@@ -845,6 +845,10 @@ class GuestRoom:
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
+        self.quit_sent = False  # this device asked to leave with its seat (kept with the room)
+        # our seat, when the host played its quit without this device asking: this device's
+        # pages then say the host made the seat leave, not that its player left
+        self.forced_quit: str | None = None
         # The turn clock as this device's own engine and clock have it (docs/online.md, "Early
         # timeouts"): the deadline (epoch ms) of the turn under way, from when this page
         # applied the action that started it (`own_from`), whatever the host's `left` says.
@@ -961,6 +965,7 @@ class GuestRoom:
         self.chains, self.match = [chain], None
         # The seat held before (if any) was held with the chains just replaced: it is given up.
         self.seat, self.asked = None, seat
+        self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
         self.on_saved()
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
@@ -979,6 +984,9 @@ class GuestRoom:
     def act(self, action: Action) -> None:
         if self.table is None:
             return
+        if action.type == "quit" and action.seat == self.seat:
+            self.quit_sent = True
+            self.on_saved()
         self.sent[self.table.version] = action.to_json()
         self.send("act", version=self.table.version, action=action.to_json())
 
@@ -1279,7 +1287,15 @@ class GuestRoom:
         if roll is not None:
             self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
         mine = self.sent.pop(version, None)
-        if actor == self.seat and action.type not in ("timeout",) and mine is None:
+        if action.type == "quit" and self.seat is not None and action.seat == self.seat:
+            if not self.quit_sent:
+                # leaving is the player's own decision, sent from this device only (the host
+                # queues a quit, so it may land at a later position than it was sent at)
+                self.forced_quit = self.seat
+                self.problem = (f"The host made your seat, {t.name(self.seat)}, leave the "
+                                "match: you did not ask to leave from this device.")
+                self.notice(self.problem)
+        elif actor == self.seat and action.type not in ("timeout",) and mine is None:
             self.notice("The host played a move for your seat that you did not make.")
         self.sent = {v: a for v, a in self.sent.items() if v > version}
         if action.type == "timeout" and timed_out is not None:
@@ -1349,7 +1365,9 @@ class GuestRoom:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
-                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen}
+                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen,
+                "quitSent": self.quit_sent, "forcedQuit": self.forced_quit,
+                "earlyTimeouts": self.early_timeouts}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
@@ -1372,6 +1390,18 @@ class GuestRoom:
         room.match = match if isinstance(match, str) else None
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
         room.host_seen = _finite_float(seen)
+        # absent in rooms saved before they were kept (read as hostile: else as absent)
+        room.quit_sent = data.get("quitSent") is True
+        forced = data.get("forcedQuit")
+        room.forced_quit = forced if isinstance(forced, str) and forced == room.seat else None
+        if room.forced_quit is not None:
+            room.problem = ("The host made your seat leave the match: you did not ask to "
+                            "leave from this device.")
+        early = data.get("earlyTimeouts")
+        if isinstance(early, dict):
+            room.early_timeouts = {s: n for s, n in list(early.items())[:8]
+                                   if isinstance(s, str) and len(s) <= 16
+                                   and type(n) is int and 0 < n <= 10**6}
         return room
 
 

@@ -485,9 +485,18 @@ class OnlineController(Controller):
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         self.screen.announce(f"{told} {self.prompt()}".strip())
-        ended = roomview.ended_by_leaving(t) if t.over else None
+        forced = room.forced_quit if room is not None and self.online is not None \
+            and self.online.role == "guest" else None
+        ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:
             self.end_by_leaving(ended)
+        elif forced is not None and room is not None and room.problem and what == "action" \
+                and t.record.actions and t.record.actions[-1].type == "quit" \
+                and t.record.actions[-1].seat == forced:
+            # the match goes on without our seat: the host's doing is said over the board
+            # (the quit's own words, just shown, would say that our player left)
+            self.screen.show_notice(room.problem)
+            self.screen.announce(room.problem)
         elif t.over:
             if self.screen.table_shown():
                 self.show_winner()
@@ -589,7 +598,8 @@ class OnlineController(Controller):
         if o is None or t is None:
             return None
         if t.over:
-            return roomview.ended_by_leaving(t)
+            return roomview.ended_by_leaving(t, o.room.forced_quit if o.role == "guest"
+                                             else None)
         if o.role == "guest" and not o.room.connected and not o.room.problem:
             return o.guest_waiting()
         return None
