@@ -48,8 +48,8 @@ def graphemes(text: str) -> list[str]:
 
 
 def _printable(text: str) -> str:
-    kept = "".join(ch for ch in text
-                   if unicodedata.category(ch) not in _DROPPED_CATEGORIES
+    kept = "".join(" " if ch.isspace() else ch for ch in text  # a line break parts words
+                   if ch.isspace() or unicodedata.category(ch) not in _DROPPED_CATEGORIES
                    and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
                    and ch not in "\u200e\u200f\u061c")
     return " ".join(kept.split())

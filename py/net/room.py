@@ -81,6 +81,7 @@ EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the guest's own deadline
 # was suspended or throttled (a phone locked, a tab hidden): messages handled then, and within
 # this long after, may be a backlog, and deadlines worked out from them are not evidence.
 STALL_MS = 3000.0
+NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
@@ -855,6 +856,7 @@ class GuestRoom:
         self.own_deadline: float | None = None
         self.own_from: float | None = None
         self.alive_at: float | None = None  # the last moment this page ran (see `alive`)
+        self.shown_at: float | None = None  # when a notice last went over the board
         self.stalled_at: float | None = None  # when it last woke from a stall
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
@@ -952,9 +954,20 @@ class GuestRoom:
 
     def notice(self, text: str, shown: bool = True) -> None:
         """Something the host refused or did wrong; ``shown``: the page says it over the board
-        (a dropped reveal, a move for this seat it did not make, a refusal of its own move)."""
+        (a dropped reveal, a move for this seat it did not make, a refusal of its own move).
+
+        At most one a second goes over the board (and to the screen reader), by the page's
+        time of the message that caused it: a host must not be able to flood the board or the
+        announcer. The others are only kept in ``notices`` (a problem also stays in the page's
+        status line)."""
         self.notices.append(text)
         del self.notices[:-20]
+        now = self.alive_at
+        if shown and now is not None:
+            if self.shown_at is not None and 0 <= now - self.shown_at < NOTICE_GAP_MS:
+                shown = False
+            else:
+                self.shown_at = now
         self.to_show = text if shown else None
         self.on_change("notice")
 
@@ -1339,8 +1352,11 @@ class GuestRoom:
         if ledger is not None and 0 <= roll < len(ledger.rolls) \
                 and self.seat in ledger.rolls[roll].contributors:
             return  # the ledger counts it: a host saying otherwise is not believed
-        if roll in self.revealed:
-            self.dropped.add(roll)
+        if roll not in self.revealed:
+            # a roll this device never revealed for (a spectator never reveals): nothing of
+            # ours was dropped, and the host's word for it is not shown
+            return
+        self.dropped.add(roll)
         self.notice(f"Your reveal for roll {roll} arrived too late to be counted.")
 
     def on_presence(self, message: Message, now: float) -> None:
@@ -1350,7 +1366,10 @@ class GuestRoom:
             self.on_change("presence")
 
     def on_refused(self, message: Message, now: float) -> None:
-        self.notice(f"The host refused: {message.body['message']}")
+        # the host's words, as in `closed`: cleaned (no controls, nothing that reverses the
+        # page's own text), kept short, and isolated so that right-to-left words stay theirs
+        words = clean_text(message.body["message"], 120) or "no reason given"
+        self.notice(f"The host refused: \u2068{words}\u2069")
 
     def on_closed(self, message: Message, now: float) -> None:
         # the host's words, said as the host's: they stand in the page's status line, so they

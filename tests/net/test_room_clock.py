@@ -11,7 +11,7 @@ import pytest
 from roomkit import Net, started_match
 
 from ludo import Action
-from net.room import STALL_MS, GuestRoom
+from net.room import NOTICE_GAP_MS, STALL_MS, GuestRoom
 
 
 def _to_green_roll(net: Net, rnd: random.Random, green: GuestRoom | None = None) -> None:
@@ -47,7 +47,7 @@ def test_a_timeout_at_once_is_flagged_whatever_left_the_host_sends(lie: Any) -> 
         assert green.early_timeouts == {"green": flagged}
         assert green.to_show is not None and "before the clock ran out" in green.to_show
         assert green.to_show.startswith("By this device's clock")
-        net.now += 100
+        net.now += NOTICE_GAP_MS  # (at most one notice a second goes over the board)
 
 
 def test_a_timeout_on_time_is_not_flagged() -> None:
