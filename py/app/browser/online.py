@@ -303,8 +303,10 @@ class Online:
         t = self.room.table
         if t is None:
             return ""
-        dropped = sorted(self.room.dropped) if self.role == "guest" else []
-        return roomview.dice_panel_html(self.room.throws, t.record.seats, t.names, dropped)
+        guest = self.role == "guest"
+        dropped = sorted(self.room.dropped) if guest else []
+        return roomview.dice_panel_html(self.room.throws, t.record.seats, t.names, dropped,
+                                        early=self.room.early_timeouts if guest else None)
 
 
 class OnlineController(Controller):
@@ -792,6 +794,7 @@ class OnlineController(Controller):
             facts["problem"] = room.problem
             facts["notices"] = list(room.notices)
             facts["dropped"] = sorted(room.dropped)
+            facts["earlyTimeouts"] = dict(room.early_timeouts)
             facts["connected"] = room.connected
         return facts
 
