@@ -56,8 +56,7 @@ from .dice import (
     RevealCollector,
     SecretChain,
 )
-from .names import clean_name, clean_text
-from .protocol import Counter, Message, ProtocolError
+from .protocol import Counter, Message, ProtocolError, clean_name, clean_text
 from .record import (
     SEED_RANGE,
     LedgerDice,
@@ -219,7 +218,7 @@ class HostRoom:
             if seat not in self.seats or kind not in (ONLINE, "human", *COMPUTER_LEVELS):
                 raise ValueError(f"seat {seat}: kind {kind!r}")
         self.kinds = {s: kinds.get(s, "human") for s in self.seats}
-        # every name this room sends keeps the network's name rule (net.names), or the
+        # every name this room sends keeps the network's name rule (protocol.clean_name), or the
         # guests' checks would refuse the lobby that carries it
         self.names = {s: clean_name(n) for s, n in names.items()
                       if s in self.seats and clean_name(n)}

@@ -1,5 +1,5 @@
-"""One name rule on both sides of a room (net.names): whatever the host sends passes every
-guest's check, and a name is only ever cut between whole characters (graphemes)."""
+"""One name rule on both sides of a room (net.protocol.clean_name): whatever the host sends
+passes every guest's check, and a name is only ever cut between whole characters (graphemes)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from roomkit import Net
 
 from net import protocol
-from net.names import NAME_LENGTH, clean_name, graphemes
-from net.names import _printable as clean_name_printable
+from net.protocol import NAME_LENGTH, clean_name, graphemes
+from net.protocol import _printable as clean_name_printable
 from net.room import HostRoom
 
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"  # 7 code points, 1 grapheme
