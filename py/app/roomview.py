@@ -100,11 +100,21 @@ def _label(value: Any) -> str:
 
 
 def dice_panel_html(throws: Sequence[Throw], seats: Sequence[str], names: Mapping[str, str],
-                    dropped: Sequence[int] = (), recent: int = 12) -> str:
+                    dropped: Sequence[int] = (), recent: int = 12,
+                    early: Mapping[str, int] | None = None) -> str:
     """Per seat: throws of each face, and the chi-square p-value; then the latest rolls, each
-    "verified ✓", with whoever's reveal was not counted."""
+    "verified ✓", with whoever's reveal was not counted. ``early``: a guest's count, per
+    seat, of the host's timeouts that came well before the turn's clock ran out (as this
+    device saw them: GuestRoom.early_timeouts), said first."""
+    flagged = ""
+    if early:
+        per_seat = ", ".join(f"<bdi>{escape(name_of(seat, names))}</bdi> {count}"
+                             for seat, count in early.items())
+        flagged = (f"<p class='early-timeouts'>Timeouts the host played more than 5 s before "
+                   f"the clock ran out, by this device's clock: {per_seat}.</p>")
     if not throws:
-        return '<p class="muted">No dice thrown yet. Every roll will be checked here.</p>'
+        return flagged + '<p class="muted">No dice thrown yet. Every roll will be checked ' \
+            'here.</p>'
     faces: tuple[Any, ...] = ()
     for throw in throws:
         if len(throw.faces) > len(faces):
@@ -139,7 +149,7 @@ def dice_panel_html(throws: Sequence[Throw], seats: Sequence[str], names: Mappin
                      f"<bdi>{escape(name_of(throw.seat, names))}</bdi> threw "
                      f"<strong>{escape(_label(throw.value))}</strong> "
                      f"<span class='verified'>verified ✓</span>{note}</li>")
-    return (f"{table}<p class='muted'>A p below 0.01 over many throws would be a sign of "
+    return (f"{flagged}{table}<p class='muted'>A p below 0.01 over many throws would be a sign of "
             f"unfair dice; any p is possible for a few throws.</p>"
             f"<ol class='plain dice-rolls' aria-label='Latest rolls'>{''.join(items)}</ol>")
 
@@ -177,15 +187,22 @@ def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
 # -- how a match ends or waits, in words every page of the room shows -----------------------
 
 
-def ended_by_leaving(table: Any) -> str | None:
+def ended_by_leaving(table: Any, forced: str | None = None) -> str | None:
     """The notice for a match that a player's leaving ended for everybody, else None.
 
     Rule-neutral: a rule set whose ``leave.ends_match`` is true ends the match at a ``quit``
     with no winner; the seat that left is the record's last action. Every page of the room
-    (the one that left, the host, the guests, the spectators) shows these same words.
+    (the one that left, the host, the guests, the spectators) shows these same words, except
+    the page of ``forced``: this device's own seat, whose quit the host played without this
+    device asking (GuestRoom.forced_quit). That page says what happened to it.
     """
     seat = table.left_by()
-    return None if seat is None else f"{table.name(seat)} left the game: the match has ended."
+    if seat is None:
+        return None
+    if seat == forced:
+        return (f"The host ended the match by making your seat, {table.name(seat)}, leave: "
+                "you did not ask to leave.")
+    return f"{table.name(seat)} left the game: the match has ended."
 
 
 def away_words(ms: float) -> str:

@@ -280,10 +280,11 @@ class DiceLedger:
         if not isinstance(room, str) or not room:
             raise DiceError("the room id must be a non-empty string")
         order = tuple(participants)
-        if not order or len(set(order)) != len(order):
-            raise DiceError("participants: a non-empty list without repeats")
+        # types first: set() of a list or an object from a record would raise TypeError
         if not all(isinstance(p, str) and p for p in order):
             raise DiceError("participants are non-empty strings")
+        if not order or len(set(order)) != len(order):
+            raise DiceError("participants: a non-empty list without repeats")
         if not 1 <= min_contributors <= len(order):
             raise DiceError("min_contributors must be between 1 and the number of participants")
         self.room = room

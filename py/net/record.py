@@ -153,8 +153,14 @@ def verify_record_json(data: Any) -> Verified:
     if record.dice is None:
         raise DiceError("this record has no dice part (a version 2 record: its dice came from "
                         "its seed, and there is nothing to verify)")
-    ledger = DiceLedger.replay(record.dice)
-    return replay_verified(record, ledger)
+    try:
+        ledger = DiceLedger.replay(record.dice)
+        return replay_verified(record, ledger)
+    except (DiceError, LudoError):
+        raise
+    except Exception as exc:  # a boundary: a record is hostile input, its reader says one line
+        raise DiceError(f"the record could not be checked ({type(exc).__name__}: {exc})"
+                        ) from None
 
 
 def seed_of(ledger: DiceLedger) -> int:
@@ -168,10 +174,16 @@ def seed_of(ledger: DiceLedger) -> int:
 
 
 def replay_verified(record: Record, ledger: DiceLedger) -> Verified:
-    """Replay ``record`` with the engine, every chance value checked against ``ledger``."""
-    if record.seed != seed_of(ledger):
-        raise DiceError(f"the record's seed {record.seed} is not roll 0's value "
-                        f"{seed_of(ledger)}")
+    """Replay ``record`` with the engine, every chance value checked against ``ledger``.
+
+    Anything that does not verify is a DiceError (or a LudoError from the engine): a dice
+    record that stops before a roll the record needs included."""
+    try:
+        seed = seed_of(ledger)
+    except RollPending as exc:
+        raise DiceError(f"the dice record ends before roll {exc.roll}") from None
+    if record.seed != seed:
+        raise DiceError(f"the record's seed {record.seed} is not roll 0's value {seed}")
     state = record.start()
     states, events = [state], []
     used = 0

@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -57,7 +56,7 @@ from .dice import (
     RevealCollector,
     SecretChain,
 )
-from .protocol import Counter, Message, ProtocolError
+from .protocol import Counter, Message, ProtocolError, clean_name, clean_text
 from .record import (
     SEED_RANGE,
     LedgerDice,
@@ -76,11 +75,15 @@ QUEUE_LIMIT = 8  # actions held while a roll is being revealed, all seats togeth
 QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit always fits)
 SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
 GUEST_SYNC_GAP_MS = 1000.0  # a guest reads at most one sync a connection in this time
-EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the deadline a guest was told is flagged
+EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the guest's own deadline is flagged
+# A gap this long between two moments this page ran (a message, a tick of its clock) means it
+# was suspended or throttled (a phone locked, a tab hidden): messages handled then, and within
+# this long after, may be a backlog, and deadlines worked out from them are not evidence.
+STALL_MS = 3000.0
+NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
-NAME_LENGTH = 20
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 
 Send = Callable[[str, str], None]  # (peer id, text)
@@ -115,14 +118,6 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     if chains >= MAX_COMMITS:
         return f"at most {MAX_COMMITS} chains per participant in a match"
     return None
-
-
-def clean_name(text: str, length: int = NAME_LENGTH) -> str:
-    """A guest's name as shown (or other words from a peer, at most ``length`` characters):
-    printable, no bidirectional controls, spaces collapsed."""
-    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C"
-                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069)
-    return " ".join(kept.split())[:length].strip()
 
 
 def secret_hash(secret: str) -> str:
@@ -186,6 +181,13 @@ class Holder(NamedTuple):
     commitment: Commitment
 
 
+def _name(value: Any) -> str:
+    """A saved name read as hostile: a text, kept by the network's name rule."""
+    if not isinstance(value, str):
+        raise ValueError(f"a name is a text, not {str(value)[:20]}")
+    return clean_name(value)
+
+
 def _flag(value: Any) -> bool:
     if type(value) is not bool:
         raise ValueError(f"timer: true or false, not {str(value)[:20]}")
@@ -216,7 +218,10 @@ class HostRoom:
             if seat not in self.seats or kind not in (ONLINE, "human", *COMPUTER_LEVELS):
                 raise ValueError(f"seat {seat}: kind {kind!r}")
         self.kinds = {s: kinds.get(s, "human") for s in self.seats}
-        self.names = {s: n for s, n in names.items() if s in self.seats and n}
+        # every name this room sends keeps the network's name rule (protocol.clean_name), or the
+        # guests' checks would refuse the lobby that carries it
+        self.names = {s: clean_name(n) for s, n in names.items()
+                      if s in self.seats and clean_name(n)}
         self.timer = timer
         self.options = dict(options)
         self.turn_seconds = turn_seconds
@@ -724,6 +729,16 @@ class HostRoom:
     @classmethod
     def restore(cls, data: Any, send: Send, now: float) -> HostRoom:
         """The room from :meth:`to_json` (LudoError or DiceError if it does not verify)."""
+        try:
+            return cls._restore(data, send, now)
+        except (LudoError, DiceError):
+            raise
+        except Exception as exc:  # a boundary: a stored room is hostile input to its page
+            raise DiceError(f"the saved room is damaged ({type(exc).__name__}: {exc})"
+                            ) from None
+
+    @classmethod
+    def _restore(cls, data: Any, send: Send, now: float) -> HostRoom:
         if not isinstance(data, dict):
             raise DiceError("a saved room is a JSON object")
         try:
@@ -733,8 +748,16 @@ class HostRoom:
                        SecretChain.from_json(data["chains"][0]), data["match"])
             room.chains = [SecretChain.from_json(c) for c in data["chains"]]
             for seat, h in data["holders"].items():
-                room.holders[seat] = Holder(h["secret"], h["name"],
+                if seat not in room.online_seats():
+                    raise ValueError(f"holder of {str(seat)[:20]}, not an online seat")
+                secret, name = h["secret"], h["name"]
+                if not isinstance(secret, str) or len(secret) != 64 \
+                        or set(secret) - set("0123456789abcdef"):
+                    raise ValueError(f"holder of {seat}: secret")
+                room.holders[seat] = Holder(secret, _name(name) or seat.capitalize(),
                                             Commitment.from_json(h["commit"]))
+            names = {seat: _name(name) for seat, name in dict(data["names"]).items()
+                     if seat in room.seats}
         except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         if data.get("record") is not None:
@@ -746,7 +769,8 @@ class HostRoom:
                 screen = check_screen(data.get("screen", "table"))
             except SaveError as exc:
                 raise DiceError(f"the saved room is damaged ({exc})") from None
-            session = Session(record._replace(dice=None), dict(data["names"]), room.players(),
+            session = Session(record._replace(dice=None), {s: n for s, n in names.items() if n},
+                              room.players(),
                               room.timer, deadline, screen)
             room.table = Table.restore(session, verified.states, verified.events, now,
                                        room.turn_seconds)
@@ -783,7 +807,7 @@ class GuestRoom:
                  chains: list[SecretChain] | None = None) -> None:
         self.room = room
         self.secret = secret  # 64 hex digits, kept on this device for this room
-        self.name = name
+        self.name = clean_name(name)
         self.send_text = send
         self.chains = list(chains or [])
         # The match our chains were first committed in: their links are never revealed in
@@ -821,6 +845,18 @@ class GuestRoom:
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
+        self.quit_sent = False  # this device asked to leave with its seat (kept with the room)
+        # our seat, when the host played its quit without this device asking: this device's
+        # pages then say the host made the seat leave, not that its player left
+        self.forced_quit: str | None = None
+        # The turn clock as this device's own engine and clock have it (docs/online.md, "Early
+        # timeouts"): the deadline (epoch ms) of the turn under way, from when this page
+        # applied the action that started it (`own_from`), whatever the host's `left` says.
+        self.own_deadline: float | None = None
+        self.own_from: float | None = None
+        self.alive_at: float | None = None  # the last moment this page ran (see `alive`)
+        self.shown_at: float | None = None  # when a notice last went over the board
+        self.stalled_at: float | None = None  # when it last woke from a stall
         self.problem: str | None = None  # the host sent something that does not verify
         self.closed: str | None = None
         self.throws: list[Throw] = []
@@ -867,9 +903,19 @@ class GuestRoom:
             return None
         return max(0.0, now - self.host_seen)
 
+    def alive(self, now: float, hidden: bool = False) -> None:
+        """This page runs at ``now`` (every message, and every tick of the page's clock);
+        ``hidden``: the page is not shown (its timers are throttled, it may be frozen). A gap
+        over STALL_MS since the last moment, or a hidden page, is a stall: timeouts are then
+        not flagged (see :meth:`early_timeout`)."""
+        if hidden or (self.alive_at is not None and now - self.alive_at > STALL_MS):
+            self.stalled_at = now
+        self.alive_at = now if self.alive_at is None else max(self.alive_at, now)
+
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""
         self.host_seen = now
+        self.alive(now)
         try:
             whole = self.reassembler.feed(text)
             if whole is None:
@@ -877,6 +923,9 @@ class GuestRoom:
             message = protocol.decode(whole, protocol.HOST_MESSAGES, protocol.MAX_HOST_BYTES)
         except ProtocolError as exc:
             self.notice(f"A message from the host was refused ({exc}).")
+            return False
+        except Exception as exc:  # a boundary: nothing the host sends may break the page
+            self.unhandled("a message", exc)
             return False
         if not self.counter.fresh(message.seq):
             self.notice("A repeated message from the host was ignored.")
@@ -888,14 +937,36 @@ class GuestRoom:
             # nothing is wrong, so the page is not told over the board
             self.notice(str(exc), shown=exc.code != "out-of-step")
             return False
+        except Exception as exc:  # a boundary: nothing the host sends may break the page
+            self.unhandled(f"its {message.type}", exc)
+            return False
         self.counter.accept(message.seq)
         return True
 
+    def unhandled(self, what: str, exc: Exception) -> None:
+        """A host's message that broke a check this code did not foresee: the host is not
+        followed past it (a problem, as for anything that does not verify), and the page,
+        which called :meth:`receive` from the data channel, carries on."""
+        self.problem = clean_text(f"The host sent {what} this device could not check "
+                                  f"({type(exc).__name__}: {exc}).", 300)
+        self.notice(self.problem)
+
     def notice(self, text: str, shown: bool = True) -> None:
         """Something the host refused or did wrong; ``shown``: the page says it over the board
-        (a dropped reveal, a move for this seat it did not make, a refusal of its own move)."""
+        (a dropped reveal, a move for this seat it did not make, a refusal of its own move).
+
+        At most one a second goes over the board (and to the screen reader), by the page's
+        time of the message that caused it: a host must not be able to flood the board or the
+        announcer. The others are only kept in ``notices`` (a problem also stays in the page's
+        status line)."""
         self.notices.append(text)
         del self.notices[:-20]
+        now = self.alive_at
+        if shown and now is not None:
+            if self.shown_at is not None and 0 <= now - self.shown_at < NOTICE_GAP_MS:
+                shown = False
+            else:
+                self.shown_at = now
         self.to_show = text if shown else None
         self.on_change("notice")
 
@@ -906,6 +977,7 @@ class GuestRoom:
         self.chains, self.match = [chain], None
         # The seat held before (if any) was held with the chains just replaced: it is given up.
         self.seat, self.asked = None, seat
+        self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
         self.on_saved()
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
@@ -924,6 +996,9 @@ class GuestRoom:
     def act(self, action: Action) -> None:
         if self.table is None:
             return
+        if action.type == "quit" and action.seat == self.seat:
+            self.quit_sent = True
+            self.on_saved()
         self.sent[self.table.version] = action.to_json()
         self.send("act", version=self.table.version, action=action.to_json())
 
@@ -1153,6 +1228,8 @@ class GuestRoom:
         left = body["left"]
         session = Session(record._replace(dice=None), names, players, body["timer"],
                           None if left is None else now + left, "table")
+        # the start of the turn under way was not seen here: the host's word is all there is
+        self.own_deadline, self.own_from = session.deadline, now
         self.turn_seconds = float(body["turnSeconds"])
         table = FollowerTable.restore(session, verified.states, verified.events, now,
                                       self.turn_seconds)
@@ -1203,32 +1280,70 @@ class GuestRoom:
             raise Refused("out-of-step", f"an action for position {version}, this table is at "
                           f"{t.version}: asking the host for the record")
         actor, state = message.body["actor"], t.state
-        deadline, timed_out = t.session.deadline, to_act(state)
+        shown, timed_out = t.session.deadline, to_act(state)
+        deadline, deadline_from = self.own_deadline, self.own_from
+        t.session.deadline = None  # the table sets it again when this action starts a clock
         try:
             action = t.rules.parse_action(message.body["action"])
             self.events = t.submit(actor, action, now, seen=version)
             self.turn_before = to_act(state)
         except (LudoError, IllegalAction) as exc:
+            t.session.deadline = shown
             self.problem = f"The host sent a move the rules refuse: {exc}"
             raise Refused("bad-action", self.problem) from None
+        if t.session.deadline is not None:  # a new turn, or an extra roll: a fresh clock
+            self.own_deadline, self.own_from = t.session.deadline, now
+        elif t.over:
+            self.own_deadline = self.own_from = None
         roll = dice.confirm()
         if roll is not None:
             self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
         mine = self.sent.pop(version, None)
-        if actor == self.seat and action.type not in ("timeout",) and mine is None:
+        if action.type == "quit" and self.seat is not None and action.seat == self.seat:
+            if not self.quit_sent:
+                # leaving is the player's own decision, sent from this device only (the host
+                # queues a quit, so it may land at a later position than it was sent at)
+                self.forced_quit = self.seat
+                self.problem = (f"The host made your seat, {t.name(self.seat)}, leave the "
+                                "match: you did not ask to leave from this device.")
+                self.notice(self.problem)
+        elif actor == self.seat and action.type not in ("timeout",) and mine is None:
             self.notice("The host played a move for your seat that you did not make.")
         self.sent = {v: a for v, a in self.sent.items() if v > version}
-        if action.type == "timeout" and deadline is not None and timed_out is not None \
-                and now < deadline - EARLY_TIMEOUT_MS:
-            # the clock is the host's: a timeout well before the time it last told us is the
-            # host's doing (network delay shifts it by far less), and five eliminate a seat
-            self.early_timeouts[timed_out] = self.early_timeouts.get(timed_out, 0) + 1
-            self.notice(f"The host timed {t.name(timed_out)} out "
-                        f"{round((deadline - now) / 1000)} s before the clock ran out.")
+        if action.type == "timeout" and timed_out is not None:
+            self.early_timeout(t, timed_out, deadline, deadline_from, now)
         left = message.body["left"]
-        t.session.deadline = None if left is None else now + left
+        told = None if left is None else now + left
+        own = self.own_deadline
+        if t.session.timer and own is not None and (told is None
+                                                    or told < own - EARLY_TIMEOUT_MS):
+            # the host says there is no clock, or far less time than this turn's clock has
+            # left by the rules and this device's clock: the page shows the rules' clock (a
+            # timeout before it is flagged all the same, whatever the host said)
+            told = own
+        t.session.deadline = told
         self.send("ack", version=version)
         self.on_change("action")
+
+    def early_timeout(self, t: FollowerTable, seat: str, deadline: float | None,
+                      deadline_from: float | None, now: float) -> None:
+        """Flag the host's timeout of ``seat`` if it came more than EARLY_TIMEOUT_MS before
+        the turn's deadline as this device worked it out (from when it applied the action
+        that started the turn: never from the host's `left`, which a host could set to 0).
+
+        Not flagged when this page stalled (it was hidden, or did not run for STALL_MS) from
+        just before that action to now: a page that wakes handles a backlog at once, and the
+        start of a turn and its timeout, sent 30 s apart, reach it in the same moment."""
+        if not t.session.timer or deadline is None or deadline_from is None \
+                or now >= deadline - EARLY_TIMEOUT_MS:
+            return
+        if self.stalled_at is not None and self.stalled_at >= deadline_from - STALL_MS:
+            return
+        # the clock is the host's: a timeout well before the deadline is the host's doing
+        # (network delay shifts it by far less), and five eliminate a seat
+        self.early_timeouts[seat] = self.early_timeouts.get(seat, 0) + 1
+        self.notice(f"By this device's clock, the host timed {t.name(seat)} out "
+                    f"{round((deadline - now) / 1000)} s before the clock ran out.")
 
     def on_dropped(self, message: Message, now: float) -> None:
         roll = message.body["roll"]
@@ -1236,8 +1351,11 @@ class GuestRoom:
         if ledger is not None and 0 <= roll < len(ledger.rolls) \
                 and self.seat in ledger.rolls[roll].contributors:
             return  # the ledger counts it: a host saying otherwise is not believed
-        if roll in self.revealed:
-            self.dropped.add(roll)
+        if roll not in self.revealed:
+            # a roll this device never revealed for (a spectator never reveals): nothing of
+            # ours was dropped, and the host's word for it is not shown
+            return
+        self.dropped.add(roll)
         self.notice(f"Your reveal for roll {roll} arrived too late to be counted.")
 
     def on_presence(self, message: Message, now: float) -> None:
@@ -1247,12 +1365,15 @@ class GuestRoom:
             self.on_change("presence")
 
     def on_refused(self, message: Message, now: float) -> None:
-        self.notice(f"The host refused: {message.body['message']}")
+        # the host's words, as in `closed`: cleaned (no controls, nothing that reverses the
+        # page's own text), kept short, and isolated so that right-to-left words stay theirs
+        words = clean_text(message.body["message"], 120) or "no reason given"
+        self.notice(f"The host refused: \u2068{words}\u2069")
 
     def on_closed(self, message: Message, now: float) -> None:
         # the host's words, said as the host's: they stand in the page's status line, so they
         # are cleaned (no controls that reverse the page's own text) and kept short
-        self.closed = "From the host: " + (clean_name(message.body["reason"], 120)
+        self.closed = "From the host: " + (clean_text(message.body["reason"], 120)
                                            or "the room is closed.")
         self.on_change("closed")
 
@@ -1262,7 +1383,9 @@ class GuestRoom:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
-                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen}
+                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen,
+                "quitSent": self.quit_sent, "forcedQuit": self.forced_quit,
+                "earlyTimeouts": self.early_timeouts}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
@@ -1285,6 +1408,18 @@ class GuestRoom:
         room.match = match if isinstance(match, str) else None
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
         room.host_seen = _finite_float(seen)
+        # absent in rooms saved before they were kept (read as hostile: else as absent)
+        room.quit_sent = data.get("quitSent") is True
+        forced = data.get("forcedQuit")
+        room.forced_quit = forced if isinstance(forced, str) and forced == room.seat else None
+        if room.forced_quit is not None:
+            room.problem = ("The host made your seat leave the match: you did not ask to "
+                            "leave from this device.")
+        early = data.get("earlyTimeouts")
+        if isinstance(early, dict):
+            room.early_timeouts = {s: n for s, n in list(early.items())[:8]
+                                   if isinstance(s, str) and len(s) <= 16
+                                   and type(n) is int and 0 < n <= 10**6}
         return room
 
 

@@ -175,7 +175,9 @@ def parse_server_message(text: str) -> dict[str, Any]:
         message = json.loads(text)
     except (ValueError, RecursionError):
         raise SignallingError("the helper sent something that is not JSON") from None
-    if not isinstance(message, dict) or message.get("type") not in SERVER_FIELDS:
+    # the type's type first: a list or an object cannot be looked up (TypeError)
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str) \
+            or message["type"] not in SERVER_FIELDS:
         raise SignallingError("the helper sent an unknown message")
     kind = message["type"]
     if set(message) != SERVER_FIELDS[kind]:

@@ -545,3 +545,47 @@ def test_names_in_a_hosts_lobby_are_cleaned_as_names_typed_here_are() -> None:
     text = protocol.encode("lobby", net.host.peers["p1"].counter.next(), **fields)
     assert green.receive(text, net.now)
     assert green.lobby is not None and green.lobby["seats"][0]["name"] == "Host"
+
+
+def test_the_hosts_words_in_a_refusal_are_cleaned_isolated_and_kept_short() -> None:
+    net = started_match(steps=4, seed=3)
+    green = net.guests["p1"]
+    net.now += room.NOTICE_GAP_MS
+    words = "\u202e.detcerroc ton saw 4 llor rof laever s'eulB\u202c\n\u0007Yellow has left" \
+        + "!" * 130
+    assert _from_host(net, "p1", "refused", code="illegal", message=words)
+    shown = green.to_show
+    assert shown is not None and shown.startswith("The host refused: \u2068.detcerroc")
+    assert shown.endswith("\u2069")
+    assert not any(ch in shown for ch in "\u202e\u202c\n\u0007")
+    assert len(shown) <= len("The host refused: ") + 120 + 2
+
+
+def test_a_dropped_for_a_roll_never_revealed_here_or_sent_to_a_spectator_is_ignored() -> None:
+    net = started_match(steps=12, seed=3)
+    green = net.guests["p1"]
+    watcher = net.add_guest("w1")
+    watcher.watch()
+    net.pump()
+    for guest, peer in ((green, "p1"), (watcher, "w1")):
+        notices = list(guest.notices)
+        for roll in (2**53, guest.ledger.next_roll + 5 if guest.ledger else 7):
+            assert _from_host(net, peer, "dropped", roll=roll)
+        assert guest.notices == notices and not guest.dropped
+    # (a roll this guest revealed and the ledger does not count is the one that is said)
+
+
+def test_a_host_cannot_flood_the_board_with_notices() -> None:
+    net = started_match(steps=4, seed=3)
+    green = net.guests["p1"]
+    shown: list[str] = []
+    green.on_change = lambda what: shown.append(green.to_show or "") if what == "notice" \
+        else None
+    net.now += room.NOTICE_GAP_MS
+    for i in range(50):  # in one moment
+        assert _from_host(net, "p1", "refused", code="illegal", message=f"no {i}")
+    assert len([s for s in shown if s]) == 1 and "no 0" in shown[0]
+    assert green.notices[-1].endswith("no 49\u2069")  # every one is kept (the last 20)
+    net.now += room.NOTICE_GAP_MS  # a second on, the next one is shown
+    assert _from_host(net, "p1", "refused", code="illegal", message="again")
+    assert green.to_show is not None and "again" in green.to_show

@@ -148,3 +148,52 @@ def test_a_stored_time_the_host_was_seen_that_is_no_time_is_as_if_absent(seen: o
     assert GuestRoom.restore(data, lambda text: None).host_seen is None
     del data["hostSeen"]  # a room saved before the time was kept
     assert GuestRoom.restore(data, lambda text: None).host_seen is None
+
+
+def test_a_quit_of_this_devices_seat_it_did_not_send_is_the_hosts_doing_on_that_device() -> None:
+    """A modified host page plays green's quit (HostRoom.submit, bypassing its own `act`):
+    green's page has a problem and says the host made its seat leave, at once and on Home
+    (across a reload); every other page shows the leave as usual (it cannot tell)."""
+    net, seated, watcher = gilgiti_room()
+    green = seated["green"]
+    assert net.host.submit("green", Action("quit", seat="green"), net.now, None)
+    net.pump()
+    name = net.host.table.name("green")
+    assert green.forced_quit == "green"
+    assert green.problem is not None and "host made your seat" in green.problem
+    assert ended_by_leaving(green.table, green.forced_quit) == (
+        f"The host ended the match by making your seat, {name}, leave: you did not ask to "
+        "leave.")
+    for other in (seated["yellow"], watcher):
+        assert other.problem is None and other.forced_quit is None
+        assert ended_by_leaving(other.table, other.forced_quit) == \
+            f"{name} left the game: the match has ended."
+    again = GuestRoom.restore(json.loads(json.dumps(green.to_json())), lambda text: None)
+    assert again.forced_quit == "green" and again.problem is not None
+
+
+def test_a_quit_this_device_sent_is_its_players_own_even_when_it_lands_later() -> None:
+    """The host queues a quit while a roll is revealed, so it may land at a later position
+    than it was sent at: it is still this device's own leave, with no problem."""
+    net = Net("courtyard", SEATS, {"green": "online", "yellow": "online", "blue": "online"})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    yellow = next(g for g in net.guests.values() if g.seat == "yellow")
+    rnd = random.Random(2)
+    while not (net.host.table.seat_to_act == "red" and net.host.table.rolling):
+        net.play_one(rnd)
+    version = yellow.table.version
+    assert not net.host.act("red", Action("roll"), net.now)  # a roll opens: reveals awaited
+    yellow.act(Action("quit", seat="yellow"))  # sent at `version`, queued by the host
+    net.pump()
+    quit_at = next(i for i, a in enumerate(yellow.table.record.actions) if a.type == "quit")
+    assert quit_at == version + 1  # it landed after red's roll
+    assert yellow.problem is None and yellow.forced_quit is None
+    assert not any("did not make" in n for n in yellow.notices)
+    # in Courtyard the others play on: a forced quit there is said too
+    green = next(g for g in net.guests.values() if g.seat == "green")
+    assert net.host.submit("green", Action("quit", seat="green"), net.now, None)
+    net.pump()
+    assert green.forced_quit == "green" and green.problem is not None
+    assert green.to_show == green.problem

@@ -138,6 +138,10 @@ def test_server_messages_accepted(message: dict[str, Any]) -> None:
         '{"type": "offer", "to": "0123456789ab", "data": {}}',
         '{"type": "error", "code": 1, "message": "x"}',
         "[" * 5000 + "]" * 5000,
+        '{"type": []}',  # a type that cannot be looked up: refused, not a TypeError
+        '{"type": {"a": 1}}',
+        '{"type": ["welcome"]}',
+        '{"type": null}',
     ],
 )
 def test_server_messages_refused(text: str) -> None:

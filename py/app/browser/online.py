@@ -303,8 +303,10 @@ class Online:
         t = self.room.table
         if t is None:
             return ""
-        dropped = sorted(self.room.dropped) if self.role == "guest" else []
-        return roomview.dice_panel_html(self.room.throws, t.record.seats, t.names, dropped)
+        guest = self.role == "guest"
+        dropped = sorted(self.room.dropped) if guest else []
+        return roomview.dice_panel_html(self.room.throws, t.record.seats, t.names, dropped,
+                                        early=self.room.early_timeouts if guest else None)
 
 
 class OnlineController(Controller):
@@ -355,7 +357,6 @@ class OnlineController(Controller):
                   fingerprint: str | None = None) -> None:
         """Open a room: a host's from its saved state (its key from storage), or a guest's,
         whose host must prove the key with ``fingerprint`` (from the link or storage)."""
-        from net.dice import DiceError
         from net.room import GuestRoom, HostRoom, new_secret
 
         if self.online is not None and self.online.id == room_id:
@@ -369,7 +370,9 @@ class OnlineController(Controller):
                 room = GuestRoom.restore(saved, lambda t: None)
             else:
                 room = GuestRoom(room_id, new_secret(), "", lambda t: None)
-        except (DiceError, LudoError) as exc:
+        except Exception as exc:  # a DiceError, a LudoError or anything else:
+            # what the browser stores is hostile input; a room that cannot be read is dropped
+            # and the page carries on with a fresh one (it never stops the page from opening)
             window.console.warn(f"the saved room cannot be used: {exc}")
             storage.remove(_room_key(role, room_id))
             room = GuestRoom(room_id, new_secret(), "", lambda t: None)
@@ -484,9 +487,18 @@ class OnlineController(Controller):
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         self.screen.announce(f"{told} {self.prompt()}".strip())
-        ended = roomview.ended_by_leaving(t) if t.over else None
+        forced = room.forced_quit if room is not None and self.online is not None \
+            and self.online.role == "guest" else None
+        ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:
             self.end_by_leaving(ended)
+        elif forced is not None and room is not None and room.problem and what == "action" \
+                and t.record.actions and t.record.actions[-1].type == "quit" \
+                and t.record.actions[-1].seat == forced:
+            # the match goes on without our seat: the host's doing is said over the board
+            # (the quit's own words, just shown, would say that our player left)
+            self.screen.show_notice(room.problem)
+            self.screen.announce(room.problem)
         elif t.over:
             if self.screen.table_shown():
                 self.show_winner()
@@ -588,7 +600,8 @@ class OnlineController(Controller):
         if o is None or t is None:
             return None
         if t.over:
-            return roomview.ended_by_leaving(t)
+            return roomview.ended_by_leaving(t, o.room.forced_quit if o.role == "guest"
+                                             else None)
         if o.role == "guest" and not o.room.connected and not o.room.problem:
             return o.guest_waiting()
         return None
@@ -596,6 +609,10 @@ class OnlineController(Controller):
     def tick(self) -> None:
         super().tick()
         o = self.online
+        if o is not None and o.role == "guest":
+            # the room learns that this page runs (and whether it is shown): a page that was
+            # frozen or hidden does not flag the host's timeouts (docs/online.md)
+            o.room.alive(now_ms(), hidden=str(document.visibilityState) == "hidden")
         if o is None or o.role != "guest" or o.room.connected:
             return
         # the host's time away goes on: its words change every 10 s (Home stays a click away)
@@ -777,6 +794,7 @@ class OnlineController(Controller):
             facts["problem"] = room.problem
             facts["notices"] = list(room.notices)
             facts["dropped"] = sorted(room.dropped)
+            facts["earlyTimeouts"] = dict(room.early_timeouts)
             facts["connected"] = room.connected
         return facts
 
