@@ -97,7 +97,8 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     except LudoError as exc:
         if "nested too deeply" in str(exc):
             raise SaveError("The save is not readable (it is not a saved game's JSON).") from None
-        raise SaveError(f"The save is not readable (it is not valid JSON: {exc}).") from None
+        # (the parser's own words would mean nothing to a player)
+        raise SaveError("The save is not readable (it is not valid JSON).") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("The save is not a Courtyard Ludo game.")
     if data.get("version") != SAVE_VERSION:

@@ -112,6 +112,8 @@ class Screen:
             if rules != self.board_of or self.turned is not None:
                 self._write("board-layer", view.board_svg(rules))
                 self.board_of, self.turned = rules, None
+                # (a game on this board, as drawn, finds its seats' corners here)
+                self.corners = view.seat_corners(rules, None)
             self._write("overlay-layer", "")
             self._write("tokens-layer", "")
             self.layout, self.places = {}, {}
