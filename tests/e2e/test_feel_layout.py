@@ -89,6 +89,17 @@ def _no_overflow(page: Page) -> None:
     assert found["scroll"] <= found["width"] and found["out"] == [], found
 
 
+def test_at_200_percent_zoom_the_board_stays_playable(page: Page) -> None:
+    # 1280x800 at 200% is a 640x400 landscape viewport: the panel's column beside the board
+    # once squeezed it to 120 px (tokens of 6 px); now the panel goes below it
+    _at(page, 640, 400, "light")
+    _no_overflow(page)
+    board = page.evaluate(BOX_JS, "#board")[0]
+    assert board["w"] >= 300 and board["top"] >= 0 and board["bottom"] <= 400.5, board
+    for hit in page.evaluate(HITS_JS):
+        assert hit["w"] >= MIN_TARGET and hit["h"] >= MIN_TARGET, hit
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_table_fits_and_every_choice_is_big_enough(page: Page, width: int, height: int,
