@@ -88,6 +88,10 @@ def test_the_keyboard_focus_stays_on_the_die_through_computer_turns(browser: Bro
     table = _new_page(browser, server_url + "?auto_delay=0&pace_ms=300")
     try:
         start_game(table, ["red", "green"], kinds={"green": "medium"})
+        table.evaluate("""() => { window.said = []; new MutationObserver(() => window.said.push(
+            document.getElementById('announcer').textContent)).observe(
+            document.getElementById('announcer'), {childList: true, characterData: true,
+                                                    subtree: true}); }""")
         table.focus("#die")
         presses, on_die, seen_computer = 0, True, 0
         while presses < 6:
@@ -115,6 +119,12 @@ def test_the_keyboard_focus_stays_on_the_die_through_computer_turns(browser: Bro
             wait_change(table, text)
         # every roll but a 6 passed the turn to the computer, which played while the die kept it
         assert presses == 6 and seen_computer >= 1
+        # the screen reader hears "The computer is playing this turn." once per computer turn,
+        # not after each of its rolls and moves
+        said = [t for t in table.evaluate("window.said") if t.strip()]
+        playing = ["computer is playing" in t for t in said]
+        twice = [i for i in range(1, len(said)) if playing[i - 1] and playing[i]]
+        assert any(playing) and not twice, said
     finally:
         table.context.close()
 

@@ -58,6 +58,7 @@ class Controller:
         # token (or the chip) the player was on when it opened
         self.pending_from: str | None = None
         self.leaving = False  # the last local person is quitting: Home, not a winner dialog
+        self.told_prompt = ""  # the prompt last announced (a computer's is said once a turn)
         self.persist = Persist(self.step_aside, self.follow)
         self.turn_seconds = number_param("turn_seconds", 30, 1, 600)
         auto_delay = number_param("auto_delay", AUTO_DELAY_MS, 0, 5000)
@@ -333,8 +334,15 @@ class Controller:
         self.save()
         self.schedule(draw=False)  # first, so that the one draw below shows what is due
         self.draw()
-        # rolls, moves, captures, unlocks and turn changes, then what to do next
-        self.screen.announce(f"{' '.join(t.told)} {self.prompt()}".strip())
+        # rolls, moves, captures, unlocks and turn changes, then what to do next: a person's
+        # prompt every time, another's ("The computer is playing this turn.") once per turn,
+        # so that a computer's rapid moves are not each followed by the same sentence
+        prompt = self.prompt()
+        if t.seat_to_act == before and not t.local_person_to_act() and prompt == self.told_prompt:
+            prompt = ""
+        else:
+            self.told_prompt = prompt
+        self.screen.announce(f"{' '.join(t.told)} {prompt}".strip())
         if t.over:
             if self.screen.table_shown() and not self.leaving:
                 self.show_winner()

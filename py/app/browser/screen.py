@@ -371,8 +371,8 @@ class Screen:
         if not force and not Screen.focus_is_free():
             return
         first = document.querySelector("#board .token.movable, #choices button")
-        if table.rolling:
-            el("die").focus(js({"preventScroll": True}))
+        if table.rolling:  # (scrolled into view only when out of it: at 400% zoom it often is)
+            Screen._focus_in_view(el("die"))
         elif table.auto() is None and not is_none(first):
             Screen._focus_in_view(first)
 
