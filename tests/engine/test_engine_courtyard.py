@@ -525,3 +525,43 @@ def test_the_rules_in_force_say_captured_tokens_go_back_to_their_yards():
         assert "back to its yard" in line and "home" not in line
     help_text = " ".join(text for _, text in rules_for("courtyard").help.rules)
     assert "Losing your connection does not make you leave at once" in help_text
+
+
+def test_a_moves_label_says_what_it_captures_and_where_it_lands() -> None:
+    # a screen reader reads the label before the move: it names the captured colours, the
+    # unlocking of the lane, and a star or a start square, exactly when the move does so
+    import random
+
+    from ludo import Action, choices, new_game
+    from ludo.geometry import SAFE_SQUARES, START_SQUARES
+
+    seen = {"capturing": 0, "star": 0, "start": 0, "unlocks": 0}
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = new_game("courtyard", ("red", "green", "yellow", "blue"), seed)
+        for _ in range(1500):
+            if state.phase == "over":
+                break
+            if state.phase == "roll":
+                state, _ = apply(state, Action("roll"))
+                continue
+            for choice in choices(state):
+                _, events = apply(state, choice.action)
+                victims = {v[0] for e in events if e["type"] == "captured" for v in e["victims"]}
+                assert ("capturing" in choice.label) == bool(victims), choice.label
+                for colour in victims:
+                    assert colour.capitalize() in choice.label.split("capturing")[1]
+                unlocks = any(e["type"] == "unlocked" for e in events)
+                assert ("unlocks your home lane" in choice.label) == unlocks, choice.label
+                moved = [e for e in events if e["type"] == "moved"]
+                to = moved[0]["to"] if moved else None
+                if not victims and to in SAFE_SQUARES and to not in START_SQUARES:
+                    assert choice.label.endswith(", a star"), choice.label
+                    seen["star"] += 1
+                if not victims and to in START_SQUARES:
+                    assert choice.label.endswith("start"), choice.label
+                    seen["start"] += 1
+                seen["capturing"] += bool(victims)
+                seen["unlocks"] += unlocks
+            state, _ = apply(state, rng.choice(legal_actions(state)))
+    assert all(seen.values()), seen

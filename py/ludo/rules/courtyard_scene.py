@@ -141,6 +141,18 @@ def choices(rules: CourtyardRules, state: State) -> list[Choice]:
     found = []
     for token, position, dest in rules.targets(state, cast(int, state.die)):
         label = f"moves to {cross.describe_position(colour, dest).removeprefix('on ')}"
+        # what the move does, as the announcement after it will say: a label that names only
+        # the square leaves a screen-reader player to work out captures and safe squares
+        _, events = rules.apply(state, Action("move", token=token))
+        victims = [v[0] for e in events if e["type"] == "captured" for v in e["victims"]]
+        if victims:
+            label += ", capturing " + " and ".join(
+                f"{victims.count(c)} {c.capitalize()} tokens" if victims.count(c) > 1
+                else c.capitalize() for c in dict.fromkeys(victims))
+        elif dest < LANE_FIRST and position != YARD and _landing(colour, dest):
+            label += f", {_landing(colour, dest).removeprefix('onto ')}"
+        if any(e["type"] == "unlocked" for e in events):
+            label += ", which unlocks your home lane"
         kind = "enter" if position == YARD else "move"
         found.append(Choice(Action("move", token=token), kind, label,
                             pieces=(piece_id(colour, token),),
