@@ -235,14 +235,15 @@ def hit_half(board_px: float) -> float:
 
 
 def _piece(piece: Piece, x: float, y: float, r: float, picks: list[Choice],
-           selected: bool, hit: float, role: str = "") -> str:
+           selected: bool, hit: float, role: str = "", tab_stop: bool = True) -> str:
     can = bool(picks)
     label = piece.label
     if len(picks) == 1:
         label += f"; {picks[0].label}"
     elif picks:
         label += f"; {len(picks)} possible moves"
-    attrs = (f' role="button" tabindex="0" aria-label="{escape(label)}"' if can
+    attrs = (f' role="button" tabindex="{0 if tab_stop else -1}" aria-label="{escape(label)}"'
+             if can
              else f' role="img" aria-label="{escape(label)}"')
     cls = f"token token-{piece.colour}" + (f" {role}" if role else "") + \
         (" movable" if can else "") + (" selected" if selected else "")
@@ -292,12 +293,15 @@ def pieces_svg(scene: Scene, options: Iterable[Choice] = (), selected: Collectio
     # pieces that can be clicked last, so they are drawn on top and reached first by Tab
     # (a block keeps its own order: its top piece is drawn last)
     order.sort(key=lambda sp: (sp[1].id in picks and sp[0].kind == "group"))
+    # One Tab stop for all the movable pieces (the first): arrow keys go from piece to piece
+    # (Screen.piece_for_key), so Tab goes on to the buttons below instead of through them all
+    first = next((piece.id for _, piece in order if piece.id in picks), None)
     for stack, piece in order:
         x, y, r = layout[piece.id]
         role = "" if stack.kind != "double" else \
             "carrier" if piece is stack.pieces[0] else "rider"
         parts.append(_piece(piece, x, y, r, picks.get(piece.id, []), piece.id in selected, hit,
-                            role))
+                            role, tab_stop=piece.id == first))
     locked = {c.id for c in scene.board.cells if "lock" in c.marks}
     for stack in scene.stacks:
         if stack.kind == "block" and len(stack.pieces) > 1:

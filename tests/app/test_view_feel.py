@@ -111,6 +111,9 @@ def test_tokens_are_ringed_and_movable_ones_have_a_hit_square() -> None:
     assert svg.count('class="rim"') == 16 and svg.count('class="disc"') == 16
     assert svg.count('class="hit"') == 4 and 'width="60.0"' in svg
     assert f'fill="{view.RIM}" stroke="{view.OUTLINE}"' in svg
+    # one Tab stop for the four movable tokens (arrow keys go among them)
+    assert svg.count('role="button" tabindex="0"') == 1
+    assert svg.count('role="button" tabindex="-1"') == 3
 
 
 def test_lanes_of_seats_nobody_plays_are_grey_without_locks() -> None:
