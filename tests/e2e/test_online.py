@@ -182,8 +182,14 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
     guest = join(browser, link, "Yusuf", "yellow")
     start(host, [guest])
     assert facts(guest)["bottomLeft"] == "yellow" and facts(host)["bottomLeft"] == "red"
+    # the status line is a live region: written again only when its words change, or a
+    # screen reader says "Connected." after every move
+    guest.evaluate("""() => { window.statusWrites = 0; new MutationObserver(() =>
+        window.statusWrites++).observe(document.getElementById('online-status'),
+        {childList: true, characterData: true, subtree: true}); }""")
     began = time.monotonic()
     actions = play_to_end(host, [host, guest])
+    assert guest.evaluate("window.statusWrites") < max(10, actions // 10), actions
     print(f"2 browsers, {rules}: {actions} clicks, whole game in "
           f"{time.monotonic() - began:.1f} s")
     same_position([host, guest])

@@ -17,6 +17,14 @@ def el(element_id: str) -> Any:
     return document.getElementById(element_id)
 
 
+def set_text(element_id: str, text: str) -> None:
+    """Write a live region's text only when it changed: the same words written again are a
+    change to the page, and a screen reader may say them again (after every move online)."""
+    element = el(element_id)
+    if element.textContent != text:
+        element.textContent = text
+
+
 def js(value: Any) -> Any:
     """A Python value as a JavaScript one (dicts become plain objects)."""
     return to_js(value, dict_converter=window.Object.fromEntries)

@@ -36,7 +36,7 @@ from .. import roomview, setup
 from ..table import TABLE
 from . import storage
 from .controller import SCREENS, Controller
-from .dom import Timeout, el, keep, now_ms, on
+from .dom import Timeout, el, keep, now_ms, on, set_text
 from .rtc import Transport
 
 SESSION_KEY = "courtyard-ludo/online"
@@ -576,7 +576,7 @@ class OnlineController(Controller):
         self.close_room()
         self._room_screen()
         el("room-title").textContent = "Join the online room"
-        el("room-status").textContent = message
+        set_text("room-status", message)
         for hidden in ("room-invite", "room-join", "btn-room-start", "btn-room-table"):
             el(hidden).hidden = True
         el("room-seats").innerHTML = ""
@@ -634,7 +634,7 @@ class OnlineController(Controller):
         box.hidden = o is None or not o.playing or not self.screen.table_shown()
         if o is None or box.hidden:
             return
-        el("online-status").textContent = o.status_line()
+        set_text("online-status", o.status_line())
         if el("online-dice").open:
             el("online-dice-body").innerHTML = o.dice_html()
 
@@ -650,7 +650,7 @@ class OnlineController(Controller):
             status = room.problem
         elif not host and not room.connected:
             status = o.guest_waiting()
-        el("room-status").textContent = status
+        set_text("room-status", status)
         link = o.link()
         el("room-invite").hidden = not host
         if host and el("room-link").value != link:
