@@ -510,6 +510,10 @@ def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> No
     # a token that several values fit: Enter offers its moves; Escape takes them back
     touch_token(page, state, safe.pieces[0], "keyboard")
     page.wait_for_selector("#choices button")
+    # the focus is on the first of them, and a screen reader is told what they are for
+    assert page.evaluate("document.activeElement.matches('#choices button')")
+    assert page.inner_text("#announcer").endswith(
+        "possible moves: choose one below, or press Escape to cancel.")
     page.keyboard.press("Escape")
     assert page.locator("#choices button").count() == 0 and position_text(page) == text
     assert page.evaluate("document.activeElement.dataset.piece") in same_place(

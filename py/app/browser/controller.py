@@ -386,6 +386,9 @@ class Controller:
             self.picker = picks
             self.draw()
             self.screen.focus_first("#choices button")
+            if picks:  # the focus is on the first button: say what the buttons are for
+                self.screen.announce(f"{len(picks)} possible moves: choose one below, or "
+                                     "press Escape to cancel.")
 
     def on_board_click(self, event: Any) -> None:
         self.play_pieces(self.screen.pieces_at(event, self.movable()))
