@@ -13,16 +13,16 @@ from typing import Any
 
 from ludo import RULESETS, LudoError
 from ludo.notation import load_json
+from net.protocol import clean_name
 
 from .table import COMPUTER_LEVELS
 
 PACES = {"slow": 1300, "normal": 700, "fast": 250}
 """A computer's pause before it acts, in ms."""
 MAX_SETTINGS_BYTES = 16_000
-NAME_LENGTH = 20  # characters a player's name keeps (cut at a whole grapheme)
-# ... and at most this many code points: what a save and the online protocol accept (six family
-# emoji are 6 characters but 42 code points, and a name must fit wherever it goes).
-NAME_CODE_POINTS = 40
+# A player's name is kept as the network keeps it (one rule, net.protocol.clean_name, imported
+# above): printable, no bidi controls, at most 20 whole characters and 40 code points (what a
+# save and the online protocol accept: six family emoji are 6 characters but 42 code points).
 PLAYER_CHOICES = (("human", "Human"), ("easy", "Computer: Easy"),
                   ("medium", "Computer: Medium"), ("hard", "Computer: Hard"),
                   ("online", "Online: a friend joins by link"))
@@ -106,57 +106,6 @@ def _read_settings(raw: str | None) -> dict[str, Any]:
         settings["options"] = {k: v for k, v in options.items()
                                if k in known and isinstance(v, bool)}
     return settings
-
-
-def _graphemes(text: str) -> list[str]:
-    """``text`` split into user-perceived characters (close enough for names).
-
-    A base character keeps what joins it: combining marks, variation selectors,
-    skin tones, zero-width joiners and the character after one, and regional
-    indicator pairs (flags).
-    """
-    import unicodedata
-
-    clusters: list[str] = []
-    join_next = False
-    for ch in text:
-        code = ord(ch)
-        joins = (unicodedata.combining(ch) or 0xFE00 <= code <= 0xFE0F
-                 or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
-                 or code == 0x200D or unicodedata.category(ch) == "Me")
-        flag_pair = (0x1F1E6 <= code <= 0x1F1FF and clusters
-                     and len(clusters[-1]) == 1 and 0x1F1E6 <= ord(clusters[-1]) <= 0x1F1FF)
-        if clusters and (joins or join_next or flag_pair):
-            clusters[-1] += ch
-        else:
-            clusters.append(ch)
-        join_next = code == 0x200D
-    return clusters
-
-
-_DROPPED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
-"""Control characters, surrogates, private and unassigned code points, line breaks."""
-
-
-def clean_name(text: str) -> str:
-    """A player's name as kept: printable, trimmed, at most NAME_LENGTH whole characters and
-    NAME_CODE_POINTS code points (cut between whole characters).
-
-    Bidirectional controls are dropped (the page also isolates names), so a
-    name can never turn the app's own text around it.
-    """
-    import unicodedata
-
-    kept = "".join(ch for ch in text
-                   if unicodedata.category(ch) not in _DROPPED_CATEGORIES
-                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
-                   and ch not in "\u200e\u200f\u061c")
-    name = ""
-    for character in _graphemes(kept.strip())[:NAME_LENGTH]:
-        if len(name) + len(character) > NAME_CODE_POINTS:
-            break
-        name += character
-    return name.strip()
 
 
 def seat_rows_html(bots_available: bool = True) -> str:
