@@ -468,6 +468,11 @@ class HostRoom:
             # it asked to choose, and then let it choose whether to roll it
             raise Refused("illegal", "the dice decide a roll's value, not the player")
         seen = None if action.type == "quit" else message.body["version"]
+        if seen is not None and seen != self.table.version:
+            # The guest acts on a position it has left behind: a message to it was lost. Its
+            # own code tells it to ask for the record (a sync it did not ask for is refused).
+            raise Refused("stale-action", f"stale action: it was meant for position {seen}, "
+                          f"the table is at {self.table.version}")
         try:
             self.submit(peer.seat, action, now, seen)
         except IllegalAction as exc:
@@ -1088,6 +1093,10 @@ class GuestRoom:
         ledger, seat = self.ledger, self.seat
         if ledger is None or seat is None or seat not in ledger.participants:
             raise Refused("not-participant", "the host asked a reveal of a non-participant")
+        if roll > ledger.next_roll:  # an earlier roll's settling was lost on the way
+            self.ask_sync()
+            raise Refused("out-of-step", f"the host asked for roll {roll} while this device "
+                          f"waits for roll {ledger.next_roll}: asking the host for the record")
         if roll != ledger.next_roll:
             raise Refused("bad-open", f"the host asked for roll {roll} out of turn")
         if self.match != ledger.room:
@@ -1117,6 +1126,13 @@ class GuestRoom:
         if ledger is None:
             raise Refused("not-started", "a roll before the match began")
         body = message.body
+        if body["roll"] != ledger.next_roll:
+            # A later roll: the message settling the one before was lost on the way (a relay
+            # restarting); an earlier one: a repeat of what a sync already brought. Neither is
+            # a die that fails to verify (the record, asked for now, is verified whole).
+            self.ask_sync()
+            raise Refused("out-of-step", f"roll {body['roll']} came while this device waits "
+                          f"for roll {ledger.next_roll}: asking the host for the record")
         try:
             pairs = [(p, bytes.fromhex(r)) for p, r in body["reveals"]]
             settled = ledger.preview(body["roll"], body["n"], pairs)
@@ -1287,6 +1303,13 @@ class GuestRoom:
             action = t.rules.parse_action(message.body["action"])
             self.events = t.submit(actor, action, now, seen=version)
             self.turn_before = to_act(state)
+        except RollNeeded as need:
+            # the message settling this die was lost on the way: out of step, not a bad move
+            # (the record, asked for now, is verified whole, its dice included)
+            t.session.deadline = shown
+            self.ask_sync()
+            raise Refused("out-of-step", f"the die for roll {need.roll} has not reached this "
+                          "device: asking the host for the record") from None
         except (LudoError, IllegalAction) as exc:
             t.session.deadline = shown
             self.problem = f"The host sent a move the rules refuse: {exc}"
@@ -1368,6 +1391,12 @@ class GuestRoom:
         # the host's words, as in `closed`: cleaned (no controls, nothing that reverses the
         # page's own text), kept short, and isolated so that right-to-left words stay theirs
         words = clean_text(message.body["message"], 120) or "no reason given"
+        if message.body["code"] == "stale-action":
+            # our move was meant for a position the host has left: we missed a message, and
+            # the record brings us up to date (the host sends it at most every few seconds)
+            self.ask_sync()
+            self.notice(f"The host refused: \u2068{words}\u2069", shown=False)
+            return
         self.notice(f"The host refused: \u2068{words}\u2069")
 
     def on_closed(self, message: Message, now: float) -> None:

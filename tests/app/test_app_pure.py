@@ -230,6 +230,13 @@ def test_index_html_generated_parts_are_up_to_date() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_a_guest_meets_the_name_field_before_the_seats() -> None:
+    # keyboard and screen-reader order: a seat is taken under the name typed, so the name
+    # field comes first in the room screen (it once came after every "Take this seat")
+    html = (ROOT / "index.html").read_text()
+    assert html.index('id="room-name"') < html.index('id="room-seats"')
+
+
 def test_only_app_browser_imports_the_browser() -> None:
     import ast
 

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from roomkit import ROOM, STEP_MS, Net, snapshot_guest, snapshot_host
+from roomkit import ROOM, STEP_MS, Net, snapshot_guest, snapshot_host, started_match
 
 from app.table import COMPUTER_LEVELS, TABLE
 from ludo import RULESETS, Action, IllegalAction, chance_outcomes, legal_actions
@@ -378,10 +378,12 @@ def test_a_guest_refuses_to_reveal_a_die_the_position_does_not_need_yet() -> Non
         msg = net.queue.pop()
         assert not green.receive(msg[2], net.now)
         assert len(net.queue) == sent and snapshot_guest(green)[:3] == before[:3]
-        # and a roll further ahead, which would give away the earlier links
+        # and a roll further ahead, which would give away the earlier links: no reveal; the
+        # guest takes it for a lost message and asks for the record instead
         net.host.broadcast("open", roll=roll + 5, n=6)
         assert not green.receive(net.queue.pop()[2], net.now)
-        assert len(net.queue) == sent
+        asked = [json.loads(text)["type"] for _, _, text in list(net.queue)[sent:]]
+        assert asked == ["resync"]
 
 
 def test_a_forged_host_is_caught_not_followed() -> None:
@@ -561,3 +563,38 @@ def test_a_seat_s_own_quit_always_fits_in_the_queue_while_a_roll_is_revealed() -
     net.now += REVEAL_TIMEOUT_MS
     host.tick(net.now)  # settled without green's reveal; the queue is played: green has quit
     assert "green" not in t.active_seats() and t.over
+
+
+def test_a_lost_settled_message_is_out_of_step_not_a_die_that_fails_to_verify() -> None:
+    # A relay restarting can lose one message: the next roll's settling then arrives while the
+    # guest waits for the lost one. That is no sign of a cheating host; the guest asks for the
+    # record, catches up, and the match goes on with nothing held against the host.
+    net = started_match(steps=6, seed=3, seats=("red", "green"), kinds={"green": "online"})
+    green = net.guests["p1"]
+    lost: list[str] = []
+    deliver = net.to_guest
+
+    def lossy(peer: str, text: str) -> None:
+        if peer == "p1" and not lost and not text.startswith("~") \
+                and json.loads(text)["type"] == "settled":
+            lost.append(text)
+            return
+        deliver(peer, text)
+
+    net.host.send_text = lossy
+    rnd = random.Random(4)
+    t = net.host.table
+    assert t is not None
+    for _ in range(60):
+        if t.over:
+            break
+        net.play_one(rnd)
+    assert lost, "no settled message went to the guest"
+    net.host.send_text = deliver
+    for _ in range(40):
+        if t.over:
+            break
+        net.play_one(rnd)
+        net.now += GUEST_SYNC_GAP_MS
+    assert green.problem is None, green.problem
+    assert green.table is not None and green.table.version == t.version, green.notices

@@ -589,3 +589,16 @@ def test_a_host_cannot_flood_the_board_with_notices() -> None:
     net.now += room.NOTICE_GAP_MS  # a second on, the next one is shown
     assert _from_host(net, "p1", "refused", code="illegal", message="again")
     assert green.to_show is not None and "again" in green.to_show
+
+
+def test_a_settled_roll_ahead_of_the_ledger_is_a_lost_message_not_a_bad_die() -> None:
+    # the settling of roll N was lost (a relay restarting): roll N+1's arrives first. The
+    # guest asks for the record instead of holding a die against the host
+    net = started_match(steps=6, seed=3)
+    green = net.guests["p1"]
+    ahead = green.ledger.next_roll + 1  # type: ignore[union-attr]
+    sent = len(net.queue)
+    assert not _from_host(net, "p1", "settled", roll=ahead, n=6, value=3, reveals=[])
+    assert green.problem is None and green.sync_wanted
+    asked = [json.loads(text)["type"] for to, _, text in list(net.queue)[sent:] if to == "host"]
+    assert asked == ["resync"]

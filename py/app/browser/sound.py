@@ -34,8 +34,11 @@ class Sound:
     def bind(self, button: Any) -> None:
         """The switch: pressed means on; it says which, and is remembered."""
         def show() -> None:
+            # a toggle keeps one name ("Sound") and says its state by aria-pressed; the word
+            # on/off is for the eye only (a screen reader would hear "Sound off, pressed")
             button.setAttribute("aria-pressed", "true" if self.on else "false")
-            button.textContent = "Sound on" if self.on else "Sound off"
+            button.innerHTML = ('Sound<span aria-hidden="true"> '
+                                f'{"on" if self.on else "off"}</span>')
 
         def toggle(event: Any) -> None:
             self.on = not self.on
