@@ -132,6 +132,12 @@ class Online:
             room.on_saved = self.save
         self.url = url
 
+    @property
+    def forced_quit(self) -> str | None:
+        """A guest's seat that its host made leave without this device asking (a host's room
+        has no such seat)."""
+        return self.room.forced_quit if self.role == "guest" else None
+
     # -- transport events ------------------------------------------------------------------
 
     def start(self) -> None:
@@ -487,8 +493,7 @@ class OnlineController(Controller):
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         self.screen.announce(f"{told} {self.prompt()}".strip())
-        forced = room.forced_quit if room is not None and self.online is not None \
-            and self.online.role == "guest" else None
+        forced = self.online.forced_quit if self.online is not None else None
         ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:
             self.end_by_leaving(ended)
@@ -600,8 +605,7 @@ class OnlineController(Controller):
         if o is None or t is None:
             return None
         if t.over:
-            return roomview.ended_by_leaving(t, o.room.forced_quit if o.role == "guest"
-                                             else None)
+            return roomview.ended_by_leaving(t, o.forced_quit)
         if o.role == "guest" and not o.room.connected and not o.room.problem:
             return o.guest_waiting()
         return None

@@ -149,8 +149,8 @@ def choices(rules: CourtyardRules, state: State) -> list[Choice]:
             label += ", capturing " + " and ".join(
                 f"{victims.count(c)} {c.capitalize()} tokens" if victims.count(c) > 1
                 else c.capitalize() for c in dict.fromkeys(victims))
-        elif dest < LANE_FIRST and position != YARD and _landing(colour, dest):
-            label += f", {_landing(colour, dest).removeprefix('onto ')}"
+        elif dest < LANE_FIRST and position != YARD and (landing := _landing(colour, dest)):
+            label += f", {landing.removeprefix('onto ')}"
         if any(e["type"] == "unlocked" for e in events):
             label += ", which unlocks your home lane"
         kind = "enter" if position == YARD else "move"
