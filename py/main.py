@@ -8,9 +8,11 @@ from pyscript import window
 
 window.performance.mark("ludo:python-start")
 
+from app.browser.dom import watch_faults  # noqa: E402
 from app.browser.online import OnlineController  # noqa: E402
 
 window.performance.mark("ludo:imported")
+watch_faults()  # from here on an unexpected error is one calm line, not tracebacks on the page
 controller = OnlineController()
 controller.boot()
 window.performance.mark("ludo:booted")

@@ -413,6 +413,37 @@ def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_u
         context.close()
 
 
+def test_an_unexpected_error_is_one_line_with_reload_not_tracebacks(browser: Browser,
+                                                                     server_url: str) -> None:
+    # A fault the code did not foresee (here the browser's clock stops giving numbers, so the
+    # die's handler fails): the traceback goes to the console, the player gets one line and a
+    # Reload button that brings back the same game; PyScript draws nothing over the page.
+    page = _new_page(browser, server_url + FAST)
+    try:
+        start_game(page, ["red", "yellow"])
+        before = position_text(page)
+        page.evaluate("Date.now = () => 'not a time'")
+        page.click("#die")
+        banner = page.locator("#fault-banner")
+        banner.wait_for(state="visible")
+        assert banner.get_attribute("role") == "alert"
+        assert "Your game is saved: reload to go on." in banner.inner_text()
+        assert any("unexpected error" in e and "ValueError" in e for e in page.console_errors)
+        assert not any(e.startswith("pageerror") for e in page.console_errors)
+        assert page.locator(".py-error, .mpy-error, script-py *").count() == 0
+        assert position_text(page) == before
+        with page.expect_navigation():
+            page.click("#btn-fault-reload")
+        wait_ready(page)
+        assert page.is_hidden("#fault-banner")
+        assert position_text(page) == before
+        text = position_text(page)
+        page.click("#die")
+        wait_change(page, text)  # and the game goes on
+    finally:
+        page.context.close()
+
+
 def test_double_click_on_the_die_rolls_once(table: Page) -> None:
     start_game(table, ["red", "yellow"])
     for _ in range(8):

@@ -262,6 +262,35 @@ def test_install_button_and_offline_badge(page: Page, server_url: str) -> None:
     assert page.console_errors == []
 
 
+def test_a_browser_that_blocks_service_workers_plays_online_without_an_error(
+        browser: Browser, server_url: str) -> None:
+    # Such a browser (or an automation tool) may answer register() with nothing at all: the game
+    # must boot and play, online only, with a warning in the console and no error on the page.
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        messages: list[tuple[str, str]] = []
+        page.on("console", lambda m: messages.append((m.type, m.text)))
+        page.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
+        page.goto(server_url + FAST)
+        wait_ready(page)
+        deadline = 200  # the warning comes from the registration, after the page is ready
+        while deadline and not any("service workers are blocked" in t for _, t in messages):
+            page.wait_for_timeout(50)
+            deadline -= 1
+        assert any(kind == "warning" and "service workers are blocked" in text
+                   for kind, text in messages)
+        page.goto(server_url + FAST + "#home")
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.click("#btn-start")
+        page.wait_for_selector("#screen-table:not([hidden])")
+        roll_and_move(page)
+        assert [m for m in messages if m[0] in ("error", "pageerror")] == []
+        assert page.locator(".py-error, .mpy-error").count() == 0
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """A temporary copy of the site (as `make dist` builds it), served on its own port."""

@@ -30,16 +30,66 @@ def js(value: Any) -> Any:
     return to_js(value, dict_converter=window.Object.fromEntries)
 
 
+FAULT_BANNER = "fault-banner"
+FAULTS_LOGGED = 10
+_faults = 0
+
+
+def report_fault(exc: BaseException) -> None:
+    """An error the page's own code did not expect: the whole traceback goes to the console
+    (for whoever reports the bug, and for the tests, which fail on any console error), and the
+    player sees one calm line with a Reload button instead of PyScript's traceback boxes over
+    the page. The game itself is saved after every action, so a reload goes on from there."""
+    import traceback
+
+    global _faults
+    _faults += 1
+    if _faults <= FAULTS_LOGGED:  # a fault in a timer would repeat several times a second
+        window.console.error("Courtyard Ludo: unexpected error\n"
+                             + "".join(traceback.format_exception(exc)))
+    banner = document.getElementById(FAULT_BANNER)
+    if not is_none(banner):
+        banner.hidden = False
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` for a JavaScript caller (an event, a timer, a connection's callback): what it
+    raises is reported by :func:`report_fault`, not thrown into the browser."""
+
+    def run(*args: Any) -> Any:
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - the boundary between the page and Python
+            report_fault(exc)
+            return None
+
+    return run
+
+
+def watch_faults() -> None:
+    """Report what a task of the event loop raised as every other unexpected error (Pyodide's
+    loop would print it, and PyScript shows each line of it over the page)."""
+    import asyncio
+
+    def handler(_loop: Any, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        report_fault(exc if isinstance(exc, BaseException)
+                     else RuntimeError(str(context.get("message", "an asyncio task failed"))))
+
+    asyncio.get_event_loop().set_exception_handler(handler)
+    on(el("btn-fault-reload"), "click", lambda _e: window.location.reload())
+
+
 def on(target: Any, event: str, handler: Any) -> None:
     """Listen to ``event`` on ``target`` for the page's life."""
-    proxy = create_proxy(handler)
+    proxy = create_proxy(guarded(handler))
     _proxies.append(proxy)
     target.addEventListener(event, proxy)
 
 
 def keep(fn: Any) -> Any:
     """A JavaScript function for ``fn`` that stays alive for the page's life."""
-    proxy = create_proxy(fn)
+    proxy = create_proxy(guarded(fn))
     _proxies.append(proxy)
     return proxy
 
@@ -59,7 +109,7 @@ class Timeout:
 
         def fire(*_: Any) -> None:
             self.proxy = None  # a once-callable frees itself after this call
-            fn()
+            guarded(fn)()
 
         self.proxy = create_once_callable(fire)
         self.handle = window.setTimeout(self.proxy, max(0.0, delay_ms))
@@ -83,7 +133,7 @@ def later(fn: Callable[[], None]) -> None:
     split this way never adds up to one long task that freezes the page."""
     from pyodide.ffi import create_once_callable
 
-    window.setTimeout(create_once_callable(lambda *_: fn()), 0)
+    window.setTimeout(create_once_callable(lambda *_: guarded(fn)()), 0)
 
 
 def now_ms() -> float:

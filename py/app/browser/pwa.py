@@ -28,11 +28,11 @@ import asyncio
 from typing import Any
 
 from pyscript import document, window
-from pyscript.ffi import create_proxy, is_none
+from pyscript.ffi import is_none
 
+from .dom import Timeout, keep, on
 from .dom import el as _el
 from .dom import js as _js
-from .dom import on
 
 SW_URL = "./sw.js"
 SW_SCOPE = "./"
@@ -59,15 +59,12 @@ class Pwa:
         self.accepted = False  # the player asked for the update in this tab
         self.had_controller = False
         self.install_prompt: Any = None
-        self._proxies: list[Any] = []
 
     def _on(self, target: Any, event: str, handler: Any) -> None:
         on(target, event, handler)
 
     def _later(self, delay_ms: float, fn: Any) -> None:
-        proxy = create_proxy(lambda *_: fn())
-        self._proxies.append(proxy)
-        window.setTimeout(proxy, delay_ms)
+        Timeout(fn, delay_ms)
 
     # -- start ---------------------------------------------------------------------------------
 
@@ -136,13 +133,16 @@ class Pwa:
         except Exception as exc:  # noqa: BLE001 - e.g. sw.js missing: the game still works
             _warn(f"service worker not registered: {exc}")
             return
+        if registration is None or is_none(registration):
+            # Not a registration: a browser or an automation tool that blocks service workers
+            # can answer register() with nothing at all. Then there is nothing to watch.
+            _warn("service workers are blocked in this browser: the game works online only")
+            return
         self.registration = registration
         self._on(registration, "updatefound", self.on_update_found)
         if not is_none(registration.waiting) and self.had_controller:
             self.show_banner()
-        check = create_proxy(lambda *_: self.check_for_update())
-        self._proxies.append(check)
-        window.setInterval(check, UPDATE_CHECK_MS)
+        window.setInterval(keep(lambda *_: self.check_for_update()), UPDATE_CHECK_MS)
         self._on(document, "visibilitychange", lambda e: self._on_visible())
 
     def _on_visible(self) -> None:

@@ -27,7 +27,7 @@ from pyscript.ffi import create_proxy, is_none, to_js
 
 from net import hostkey, signalling
 
-from .dom import Timeout
+from .dom import Timeout, guarded
 
 PING_FALLBACK_S = 240
 # Pings go every half idle timeout, between these bounds: setInterval fires at once for a delay
@@ -135,7 +135,8 @@ class Signal:
             self.on_state(f"error:{exc}")
             return
         self.socket = socket
-        self.proxies = [create_proxy(f) for f in (self._opened, self._message, self._closed)]
+        self.proxies = [create_proxy(guarded(f))
+                        for f in (self._opened, self._message, self._closed)]
         socket.onopen, socket.onmessage, socket.onclose = self.proxies
         self.on_state("connecting")
 
@@ -155,7 +156,7 @@ class Signal:
             every_ms = ping_interval_ms(message["limits"].get("idleTimeout"))
             self._stop_ping()
             if self.ping_js is None:
-                self.ping_js = create_proxy(self.ping)
+                self.ping_js = create_proxy(guarded(self.ping))
             self.ping_timer = window.setInterval(self.ping_js, every_ms)
             self.on_state("joined")
         self.on_message(message)
@@ -217,7 +218,7 @@ class Link:
             self.pc.ondatachannel = self._keep(lambda event: self._wire(event.channel))
 
     def _keep(self, fn: Any) -> Any:
-        proxy = create_proxy(fn)
+        proxy = create_proxy(guarded(fn))
         self.proxies.append(proxy)
         return proxy
 
