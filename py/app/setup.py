@@ -37,6 +37,35 @@ def clock_required(players: dict[str, str]) -> bool:
     return ONLINE in players.values()
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def changes_told(before: dict[str, Any], after: dict[str, Any], changed: str) -> str:
+    """What the form changed by itself when a person changed one control (``changed``: the
+    field they changed, "seats", "players" or "timer"; any other name for the rest), in one
+    sentence for the screen reader's announcer; "" when nothing else changed.
+
+    ``before`` and ``after`` are the form's state: "seats" (the ticked colours, clockwise),
+    "players" (the number of players ticked, None when none is), "timer" (ticked) and
+    "timer_locked" (ticked and disabled: an online seat needs the clock). The person's own
+    change is not said: their screen reader has just said it."""
+    told = []
+    if changed != "seats" and before["seats"] != after["seats"]:
+        colours = [c.capitalize() for c in after["seats"]]
+        told.append(f"Colours playing: {_and(colours)}." if colours else "No colour ticked.")
+    if changed != "players" and before["players"] != after["players"]:
+        told.append(f"Number of players: {after['players']}." if after["players"] is not None
+                    else "Number of players: none chosen.")
+    if after["timer_locked"] and not before["timer_locked"]:
+        told.append("Turn timer on: online rooms always run it.")
+    elif before["timer_locked"] and not after["timer_locked"]:
+        told.append("Turn timer can be switched off again.")
+    elif changed != "timer" and before["timer"] != after["timer"]:
+        told.append(f"Turn timer {'on' if after['timer'] else 'off'}.")
+    return " ".join(told)
+
+
 def default_rules() -> str:
     return next(iter(RULESETS))
 

@@ -101,3 +101,32 @@ def test_a_gilgiti_tokens_label_names_it_once_with_its_colour_capitalised() -> N
     assert text == ("Red token 1, on square 1 (Red's start); moves 2 to square 3 "
                     "(2 past Red's start), capturing Green token 1"), text
     assert not re.search(r"\b(red|green|yellow|blue)\b", text)  # colours as names are capitals
+
+
+def _form(seats: tuple[str, ...], timer: bool = True, locked: bool = False) -> dict[str, object]:
+    count = len(seats) if 2 <= len(seats) <= 4 else None  # the form's radios: 2, 3 and 4
+    return {"seats": list(seats), "players": count, "timer": timer or locked,
+            "timer_locked": locked}
+
+
+def test_the_home_form_says_what_it_changed_by_itself_and_not_what_the_person_did() -> None:
+    from app.setup import changes_told
+
+    three = ("red", "green", "yellow")
+    # a seat unticked: the number of players follows, and is said; the seat is not
+    assert changes_told(_form(three), _form(three[:2]), "seats") == "Number of players: 2."
+    assert changes_told(_form(three[:2]), _form(three[:1]), "seats") == \
+        "Number of players: none chosen."
+    # a number of players chosen: the colours follow
+    assert changes_told(_form(three[:2]), _form(three), "players") == \
+        "Colours playing: Red, Green and Yellow."
+    # a rule set whose default is no timer (Gilgiti) unticks it
+    assert changes_told(_form(three), _form(three, timer=False), "rules") == "Turn timer off."
+    # an online seat ticks and locks the timer; another kind lets it go again
+    assert changes_told(_form(three, timer=False), _form(three, locked=True), "kind-green") == \
+        "Turn timer on: online rooms always run it."
+    assert changes_told(_form(three, locked=True), _form(three), "kind-green") == \
+        "Turn timer can be switched off again."
+    # the person's own change, or no change, says nothing
+    assert changes_told(_form(three), _form(three, timer=False), "timer") == ""
+    assert changes_told(_form(three), _form(three), "name-red") == ""

@@ -268,7 +268,9 @@ class Controller:
             self.screen.focus_screen(page)
 
     def on_setup_change(self, event: Any) -> None:
-        form.on_change(event)
+        # what the form changed by itself (the number of players when a seat is unticked, the
+        # timer for a rule set or an online seat) is said once; the person's own change is not
+        self.screen.announce(form.on_change(event))
         if str(event.target.name) == "rules":  # the board behind Home shows the chosen rules
             self.draw()
 
