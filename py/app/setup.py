@@ -178,15 +178,16 @@ def options_html() -> str:
 
 
 def rules_pages_html() -> str:
-    """The rules screen: every rule set's help, in registration order."""
+    """The rules screen's rule sets, in registration order, each under its own heading (an
+    h3 under the screen's h2 "House rules", named as the header's link is): in a screen
+    reader's list of headings they stand side by side, not Royal under "The Courtyard
+    rules" as before."""
     parts = []
-    for i, rules in enumerate(RULESETS.values()):
+    for rules in RULESETS.values():
         help_ = rules.help
-        heading = "h2" if i == 0 else "h3"
-        title = f"The {rules.title} rules" if i == 0 else escape(rules.title)
-        head_id = ' id="rules-title"' if i == 0 else ""
-        parts.append(f'<section class="rules-page" data-rules="{rules.name}">'
-                     f"<{heading}{head_id}>{title}</{heading}>"
+        parts.append(f'<section class="rules-page" data-rules="{rules.name}"'
+                     f' aria-labelledby="rules-{rules.name}">'
+                     f'<h3 id="rules-{rules.name}">{escape(rules.title)}</h3>'
                      f'<p class="lead">{escape(help_.lead)}</p>')
         if help_.rules:
             parts.append('<ol class="rules">' + "".join(

@@ -130,3 +130,16 @@ def test_the_home_form_says_what_it_changed_by_itself_and_not_what_the_person_di
     # the person's own change, or no change, says nothing
     assert changes_told(_form(three), _form(three, timer=False), "timer") == ""
     assert changes_told(_form(three), _form(three), "name-red") == ""
+
+
+def test_each_rule_set_has_its_own_heading_on_the_rules_screen() -> None:
+    from app.setup import rules_pages_html
+    from ludo import RULESETS
+
+    html = rules_pages_html()
+    # h3s side by side under the screen's own h2 ("House rules", in index.html), each naming
+    # its section; no rule set's heading is the screen's
+    assert "<h2" not in html
+    assert re.findall(r'<h3 id="rules-([a-z]+)">([^<]*)</h3>', html) == [
+        (r.name, r.title) for r in RULESETS.values()]
+    assert html.count("aria-labelledby=") == len(RULESETS)
