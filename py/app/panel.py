@@ -122,8 +122,13 @@ def next_text(table: Table, scene: Scene) -> str:
 
 
 def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool = False,
-           selected: str | None = None) -> str:
-    """What the player to act should do now, in words (``selected``: the value chip picked)."""
+           selected: str | None = None, after_roll: bool = False) -> str:
+    """What the player to act should do now, in words (``selected``: the value chip picked).
+
+    The words fit a mouse, a finger and a keyboard alike ("a highlighted token: click or tap
+    it, or use the arrow keys and Enter"), not a finger alone ("tap", "glowing"). With
+    ``after_roll`` (an announcement that has just said "Ada rolled a 5") the single value is
+    not said again ("You rolled 5")."""
     if scene.phase == "over" or scene.turn is None:
         return ""
     kind = table.kind(scene.turn)
@@ -133,10 +138,10 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    # "You rolled 4", "You threw a crown", "a glowing man": the rule set's words
-    you = f"You {table.wording.past}"
+    # "You rolled 4", "You threw a crown", "a highlighted man": the rule set's words
     piece = table.wording.piece
-    rolled = ", ".join(d.label if d.label[:1].isdigit() else f"a {d.label}"
+    pick = f"Choose a highlighted {piece}: click or tap it, or use the arrow keys and Enter."
+    rolled = ", ".join(str(d.value) if str(d.value).isdigit() else f"a {d.label}"
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
@@ -144,28 +149,28 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         rolled = " and ".join(left) + (f" (no move for {' and '.join(stuck)} now)"
                                        if stuck else "")
         if waiting or table.auto() is not None:
-            return f"To play: {rolled}. The only move plays by itself (or tap its {piece})."
+            return f"To play: {rolled}. The only move plays by itself."
         if selected is not None and any(c.pieces and c.value == selected for c in options):
-            return (f"Playing the {selected}: pick a glowing {piece} (or another value). "
-                    f"Still to play: {rolled}.")
+            return (f"Playing the {selected}: choose a highlighted {piece} (or another "
+                    f"value). Still to play: {rolled}.")
         if any(c.pieces for c in options) and len(set(left)) == 1:  # no value to pick
-            return (f"To play: {rolled}. Pick a glowing {piece}; arrow keys move among "
-                    "them, Enter plays.")
+            return f"To play: {rolled}. {pick}"
         if any(c.pieces for c in options):
-            return (f"To play: {rolled}. Pick a value, then a glowing {piece} (or a "
+            return (f"To play: {rolled}. Choose a value, then a highlighted {piece} (or a "
                     f"{piece}, then a value); arrow keys move among them, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
+    lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
     if waiting or table.auto() is not None:
-        return f"{you} {rolled}: the only move plays by itself (or tap its {piece})."
+        return f"{lead}The only move plays by itself."
     if any(c.pieces for c in options):
         if any(not c.pieces for c in options):  # buttons too (Royal's two crowns)
-            return (f"{you} {rolled}: choose one of the buttons below, or a glowing {piece} "
-                    "(arrow keys, then Enter).")
-        return f"{you} {rolled}: choose a glowing {piece} (arrow keys, then Enter)."
+            return (f"{lead}Choose one of the buttons below, or a highlighted {piece}: click "
+                    "or tap it, or use the arrow keys and Enter.")
+        return f"{lead}{pick}"
     return "Choose one of the moves below." if options else ""
 
 
-KEY_HINTS = (", or focus it and press Enter or Space", " (arrow keys, then Enter)",
+KEY_HINTS = (", or focus it and press Enter or Space", ", or use the arrow keys and Enter",
              "; arrow keys move among them, Enter plays")
 """The parts of a prompt that are for a keyboard: the hint's markup marks them, and a
 touch-only device does not show them (they took two lines of a phone's panel)."""

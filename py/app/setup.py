@@ -37,6 +37,35 @@ def clock_required(players: dict[str, str]) -> bool:
     return ONLINE in players.values()
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def changes_told(before: dict[str, Any], after: dict[str, Any], changed: str) -> str:
+    """What the form changed by itself when a person changed one control (``changed``: the
+    field they changed, "seats", "players" or "timer"; any other name for the rest), in one
+    sentence for the screen reader's announcer; "" when nothing else changed.
+
+    ``before`` and ``after`` are the form's state: "seats" (the ticked colours, clockwise),
+    "players" (the number of players ticked, None when none is), "timer" (ticked) and
+    "timer_locked" (ticked and disabled: an online seat needs the clock). The person's own
+    change is not said: their screen reader has just said it."""
+    told = []
+    if changed != "seats" and before["seats"] != after["seats"]:
+        colours = [c.capitalize() for c in after["seats"]]
+        told.append(f"Colours playing: {_and(colours)}." if colours else "No colour ticked.")
+    if changed != "players" and before["players"] != after["players"]:
+        told.append(f"Number of players: {after['players']}." if after["players"] is not None
+                    else "Number of players: none chosen.")
+    if after["timer_locked"] and not before["timer_locked"]:
+        told.append("Turn timer on: online rooms always run it.")
+    elif before["timer_locked"] and not after["timer_locked"]:
+        told.append("Turn timer can be switched off again.")
+    elif changed != "timer" and before["timer"] != after["timer"]:
+        told.append(f"Turn timer {'on' if after['timer'] else 'off'}.")
+    return " ".join(told)
+
+
 def default_rules() -> str:
     return next(iter(RULESETS))
 
@@ -149,15 +178,16 @@ def options_html() -> str:
 
 
 def rules_pages_html() -> str:
-    """The rules screen: every rule set's help, in registration order."""
+    """The rules screen's rule sets, in registration order, each under its own heading (an
+    h3 under the screen's h2 "House rules", named as the header's link is): in a screen
+    reader's list of headings they stand side by side, not Royal under "The Courtyard
+    rules" as before."""
     parts = []
-    for i, rules in enumerate(RULESETS.values()):
+    for rules in RULESETS.values():
         help_ = rules.help
-        heading = "h2" if i == 0 else "h3"
-        title = f"The {rules.title} rules" if i == 0 else escape(rules.title)
-        head_id = ' id="rules-title"' if i == 0 else ""
-        parts.append(f'<section class="rules-page" data-rules="{rules.name}">'
-                     f"<{heading}{head_id}>{title}</{heading}>"
+        parts.append(f'<section class="rules-page" data-rules="{rules.name}"'
+                     f' aria-labelledby="rules-{rules.name}">'
+                     f'<h3 id="rules-{rules.name}">{escape(rules.title)}</h3>'
                      f'<p class="lead">{escape(help_.lead)}</p>')
         if help_.rules:
             parts.append('<ol class="rules">' + "".join(

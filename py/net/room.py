@@ -85,6 +85,15 @@ MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
+# What a host's `refused` can answer, by the person's request it refuses (HostRoom's codes):
+# a guest shows a refusal over the board only while such a request of its own awaits an
+# answer, so a host cannot put words over the board (and to the screen reader) at will, nor
+# a refusal of something this device did by itself (a reveal, a commit) read as a refused move
+ANSWERS = {"act": frozenset({"not-seated", "not-started", "bad-action", "illegal"}),
+           "claim": frozenset({"started", "not-online", "taken", "bad-commit"}),
+           "watch": frozenset({"seated"})}
+ANY_REQUEST = frozenset({"too-many", "stale", "not-hello", "bad-frame", "bad-json", "bad-schema",
+                         "too-big", "unknown-type", "version"})  # any message's refusals
 
 Send = Callable[[str, str], None]  # (peer id, text)
 
@@ -847,6 +856,9 @@ class GuestRoom:
         self.revealed: set[int] = set()
         self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
         self.sent: dict[int, dict[str, Any]] = {}  # version -> the action we sent there
+        # the person's requests sent on this connection and not yet answered ("act", "claim",
+        # "watch"): a refusal is shown over the board only when it answers one (ANSWERS)
+        self.awaiting: set[str] = set()
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
@@ -887,6 +899,7 @@ class GuestRoom:
         self.following = False
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
+        self.awaiting = set()  # what was asked on the old connection is answered there or not
         self.send("hello", name=self.name, secret=self.secret)
 
     def disconnect(self, now: float | None = None) -> None:
@@ -985,6 +998,7 @@ class GuestRoom:
         self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
         self.on_saved()
+        self.awaiting.add("claim")
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
 
     def watch(self) -> None:
@@ -992,6 +1006,7 @@ class GuestRoom:
             self.seat = self.asked = None
             self.on_saved()
         self.sync_wanted = True
+        self.awaiting.add("watch")
         self.send("watch")
 
     @property
@@ -1005,12 +1020,14 @@ class GuestRoom:
             self.quit_sent = True
             self.on_saved()
         self.sent[self.table.version] = action.to_json()
+        self.awaiting.add("act")
         self.send("act", version=self.table.version, action=action.to_json())
 
     # -- host messages ---------------------------------------------------------------------
 
     def on_lobby(self, message: Message, now: float) -> None:
         you = message.body["you"]
+        self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim
             self.seat, self.asked = you, None
         elif you != self.seat and (self.started or message.body["started"]):
@@ -1278,6 +1295,7 @@ class GuestRoom:
             self.notice(f"The host settled roll {roll} without asking for your reveal.")
         # a problem found earlier stays: a record that verifies now does not undo a die or a
         # move that did not (it is the player's evidence), so the page keeps saying it
+        self.awaiting.discard("watch")  # a watch after the start is answered so
         self.on_change("sync")
 
     def ask_sync(self) -> None:
@@ -1322,6 +1340,8 @@ class GuestRoom:
         if roll is not None:
             self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
         mine = self.sent.pop(version, None)
+        if actor == self.seat:
+            self.awaiting.discard("act")  # our move, applied
         if action.type == "quit" and self.seat is not None and action.seat == self.seat:
             if not self.quit_sent:
                 # leaving is the player's own decision, sent from this device only (the host
@@ -1391,13 +1411,22 @@ class GuestRoom:
         # the host's words, as in `closed`: cleaned (no controls, nothing that reverses the
         # page's own text), kept short, and isolated so that right-to-left words stay theirs
         words = clean_text(message.body["message"], 120) or "no reason given"
-        if message.body["code"] == "stale-action":
+        code = message.body["code"]
+        if code == "stale-action":
             # our move was meant for a position the host has left: we missed a message, and
             # the record brings us up to date (the host sends it at most every few seconds)
+            self.awaiting.discard("act")
             self.ask_sync()
             self.notice(f"The host refused: \u2068{words}\u2069", shown=False)
             return
-        self.notice(f"The host refused: \u2068{words}\u2069")
+        # shown only as the answer to a request of ours still awaiting one (each is answered
+        # once); any other is kept among the notices (a host's words, or a refusal of what
+        # this device sent by itself, are not said over the board as if a move were refused)
+        answered = next((kind for kind in sorted(self.awaiting)
+                         if code in ANSWERS[kind] or code in ANY_REQUEST), None)
+        if answered is not None:
+            self.awaiting.discard(answered)
+        self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
     def on_closed(self, message: Message, now: float) -> None:
         # the host's words, said as the host's: they stand in the page's status line, so they

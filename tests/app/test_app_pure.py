@@ -91,8 +91,7 @@ def test_colour_is_never_the_only_cue_and_movable_tokens_are_buttons() -> None:
     for colour, letter in view.LETTER.items():
         assert svg.count(f">{letter}</text>") == 4, colour
     assert svg.count('role="button" tabindex="0"') == 1
-    assert 'aria-label="Red token 1, in the yard; moves to square 1 (1 from red&#x27;s start)' \
-        in svg
+    assert 'aria-label="Red token 1, in the yard; moves to square 1 (Red&#x27;s start)' in svg
 
 
 def test_board_contrast_meets_wcag_aa_for_token_letters() -> None:
@@ -327,7 +326,7 @@ def test_royal_players_throw_the_die_where_they_read_it() -> None:
     assert not [d for d in dies if "roll" in d.lower()]
     assert ROYAL.wording.verb == "throw"
     # ... and move men, not tokens, in what the panel says
-    assert any("glowing man" in p for p in prompts)
+    assert any("highlighted man" in p for p in prompts)
     assert not [p for p in prompts if "token" in p]
     # the other rule sets still roll
     prompts, dies = _prompts_and_die_labels("courtyard", 5)

@@ -369,7 +369,8 @@ def test_a_turn_of_several_values_prompts_with_what_is_left_and_what_is_stuck() 
     sc = table.scene()
     options = table.choices_for("red")
     text = panel.prompt(table, sc, options)
-    assert text.startswith("To play: 6 and 5.") and "Pick a value, then a glowing token" in text
+    assert text.startswith("To play: 6 and 5.")
+    assert "Choose a value, then a highlighted token" in text
     chips = panel.dice_html(sc, "5")
     assert chips.count("<button") == 2 and 'data-value="5"' in chips
     assert chips.count('aria-pressed="true"') == 1
@@ -377,7 +378,7 @@ def test_a_turn_of_several_values_prompts_with_what_is_left_and_what_is_stuck() 
     assert {c.value for c in options} == {"5", "6"}
     # a chip picked: the prompt and the chip say so
     picked = panel.prompt(table, sc, options, selected="5")
-    assert picked.startswith("Playing the 5: pick a glowing token") and "6 and 5" in picked
+    assert picked.startswith("Playing the 5: choose a highlighted token") and "6 and 5" in picked
     assert ">chosen<" in chips and chips.count(">to play<") == 1
 
 
@@ -390,7 +391,7 @@ def test_with_one_value_left_the_prompt_asks_only_for_a_token() -> None:
     options = table.choices_for("red")
     assert len({p for c in options for p in c.pieces}) == 2  # a choice of tokens
     text = panel.prompt(table, table.scene(), options)
-    assert text.startswith("To play: 4. Pick a glowing token") and "value" not in text
+    assert text.startswith("To play: 4. Choose a highlighted token") and "value" not in text
 
 
 def test_teams_show_their_colours_and_the_winner_dialog_names_the_team() -> None:
@@ -455,7 +456,7 @@ def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
         options = table.choices_for(seat)
         sc = table.scene()
         if sc.phase == "move" and sc.dice and sc.dice[-1].value == "crown" and len(options) > 1:
-            assert "You threw a crown:" in panel.prompt(table, sc, options)
+            assert "You threw a crown." in panel.prompt(table, sc, options)
             return
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no crown with a choice came up")

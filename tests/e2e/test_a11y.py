@@ -107,7 +107,7 @@ def test_every_screen_change_puts_the_focus_somewhere_useful(page: Page) -> None
     assert "turn" in page.inner_text("#announcer")
     page.goto(page.url.split("#")[0] + "#rules")
     page.wait_for_selector("#screen-rules:not([hidden])")
-    assert page.evaluate(ACTIVE_JS) == "rules-title"
+    assert page.evaluate(ACTIVE_JS) == "rules-courtyard"  # the game's rule set's heading
     # House rules opens on the rules of the game in progress, not always the first set's
     start_game(page, ["red", "green"], rules="gilgiti")
     page.goto(page.url.split("#")[0] + "#rules")

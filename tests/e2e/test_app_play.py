@@ -202,8 +202,13 @@ def test_roll_highlights_tokens_and_announces(table: Page) -> None:
     assert {int(t) for t in movable.evaluate_all("els => els.map(e => e.dataset.token)")} == {
         a["token"] for a in legal}
     assert table.locator("#board .token.movable").first.get_attribute("aria-label")
-    assert "rolled" in table.inner_text("#announcer")
-    assert "(arrow keys, then Enter)" in table.inner_text("#die-hint")  # a mouse: a keyboard
+    told = table.inner_text("#announcer")
+    assert "rolled" in told
+    # the roll just announced is not said again ("Red rolled a 6. You rolled 6: ..."), and the
+    # words fit a mouse, a finger and a keyboard (not "tap its token", "a glowing token")
+    assert "You rolled" not in told and "Choose a highlighted token" in told, told
+    hint = table.inner_text("#die-hint")
+    assert "click or tap it, or use the arrow keys and Enter" in hint  # a mouse: a keyboard
     assert table.evaluate("document.activeElement.classList.contains('movable')")
 
 

@@ -318,7 +318,7 @@ def test_two_crowns_reverse_the_double_and_a_reload_keeps_the_choice(page: Page)
     assert "movable" in page.get_attribute("#tok-green-0", "class")
     assert "movable" in page.get_attribute("#tok-red-0", "class")
     # Royal's players move men: the hint says so
-    assert "choose one of the buttons below, or a glowing man" in page.inner_text("#die-hint")
+    assert "Choose one of the buttons below, or a highlighted man" in page.inner_text("#die-hint")
     # a touch-only device (this page has touch, no mouse): the keyboard's part is not shown
     assert "arrow keys" not in page.inner_text("#die-hint")
     no_emoji(page)

@@ -345,11 +345,11 @@ def test_s15_the_carrier_moves_the_double_rider_and_all():
     # the screen moves both men along the carrier's path
     assert events[0]["pieces"] == ["red-0", "green-0"]
     assert events[0]["path"] == ["5", "6", "7"]
-    assert told(events) == "Red carried the double (with Green man 1) to space 8 (8 from " \
-        "red's start)."
+    assert told(events) == "Red carried the double (with Green man 1) to space 8 (7 past " \
+        "Red's start)."
     (choice,) = choices(state)
     assert choice.pieces == ("red-0", "green-0") and choice.target == "7"
-    assert choice.label == "carries the double to space 8 (8 from red's start)"
+    assert choice.label == "carries the double to space 8 (7 past Red's start)"
 
 
 def test_s15_if_he_cannot_move_the_double_he_moves_another_man():
@@ -379,7 +379,7 @@ def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
     assert doubles(after) == []
     assert events[0]["off"] is True
     assert R.describe(events[0], {}) == ("Green moved man 1 off alone to space 9, a feather "
-                                        "(48 from green's start).")
+                                        "(47 past Green's start).")
 
 
 def test_s18_a_rider_moving_off_cannot_play_into_an_occupied_space():
@@ -404,7 +404,7 @@ def test_s19_two_crowns_let_the_carrier_send_the_rider_to_balk():
     assert [(c.kind, c.label, c.pieces, c.target) for c in options] == [
         ("send_back", "Send Green man 1 back to balk", (), None),
         ("reverse", "Climb on top of Green man 1", (), None),
-        ("carry", "carries the double to space 14, a crown (14 from red's start)",
+        ("carry", "carries the double to space 14, a crown (13 past Red's start)",
          ("red-0", "green-0"), "13")]
     back, events = play(after, Action("send_back", token=0))
     assert men(back, "green")[0] == "balk" and doubles(back) == []

@@ -507,10 +507,11 @@ def test_an_out_of_step_action_is_noted_but_not_shown_over_the_board() -> None:
                         "action": {"type": "roll", "value": 3}, "left": None})
     green.receive(stale, net.now)
     assert "asking the host for the record" in green.notices[-1] and green.to_show is None
-    net.host.send(next(iter(net.host.peers.values())), "refused", code="illegal",
-                  message="it is red's turn, not green's")
+    # a refusal of green's own move is shown (a roll that names its die: refused at once)
+    green.act(Action("roll", value=6))
     net.pump()
-    assert green.to_show == "The host refused: \u2068it is red's turn, not green's\u2069"
+    assert green.to_show == ("The host refused: \u2068the dice decide a roll's value, not the "
+                             "player\u2069")
 
 
 def test_the_host_cannot_act_for_an_online_seat_nor_a_guest_choose_its_die() -> None:

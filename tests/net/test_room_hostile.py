@@ -553,6 +553,7 @@ def test_the_hosts_words_in_a_refusal_are_cleaned_isolated_and_kept_short() -> N
     net.now += room.NOTICE_GAP_MS
     words = "\u202e.detcerroc ton saw 4 llor rof laever s'eulB\u202c\n\u0007Yellow has left" \
         + "!" * 130
+    green.act(Action("roll"))  # (a refusal is shown only as the answer to a move of ours)
     assert _from_host(net, "p1", "refused", code="illegal", message=words)
     shown = green.to_show
     assert shown is not None and shown.startswith("The host refused: \u2068.detcerroc")
@@ -582,11 +583,13 @@ def test_a_host_cannot_flood_the_board_with_notices() -> None:
     green.on_change = lambda what: shown.append(green.to_show or "") if what == "notice" \
         else None
     net.now += room.NOTICE_GAP_MS
-    for i in range(50):  # in one moment
+    for i in range(50):  # in one moment, each the answer to a move of ours
+        green.act(Action("roll"))
         assert _from_host(net, "p1", "refused", code="illegal", message=f"no {i}")
     assert len([s for s in shown if s]) == 1 and "no 0" in shown[0]
     assert green.notices[-1].endswith("no 49\u2069")  # every one is kept (the last 20)
     net.now += room.NOTICE_GAP_MS  # a second on, the next one is shown
+    green.act(Action("roll"))
     assert _from_host(net, "p1", "refused", code="illegal", message="again")
     assert green.to_show is not None and "again" in green.to_show
 

@@ -268,7 +268,9 @@ class Controller:
             self.screen.focus_screen(page)
 
     def on_setup_change(self, event: Any) -> None:
-        form.on_change(event)
+        # what the form changed by itself (the number of players when a seat is unticked, the
+        # timer for a rule set or an online seat) is said once; the person's own change is not
+        self.screen.announce(form.on_change(event))
         if str(event.target.name) == "rules":  # the board behind Home shows the chosen rules
             self.draw()
 
@@ -305,11 +307,11 @@ class Controller:
         return self.picker or [c for c in self.person_choices()
                                if not c.pieces and c.kind != "roll"]
 
-    def prompt(self) -> str:
+    def prompt(self, after_roll: bool = False) -> str:
         t = self.table
         return "" if t is None else panel.prompt(t, t.scene(), t.choices_for(t.seat_to_act),
                                                  waiting=self.auto.kind == "auto",
-                                                 selected=self.selected)
+                                                 selected=self.selected, after_roll=after_roll)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -337,7 +339,8 @@ class Controller:
         # rolls, moves, captures, unlocks and turn changes, then what to do next: a person's
         # prompt every time, another's ("The computer is playing this turn.") once per turn,
         # so that a computer's rapid moves are not each followed by the same sentence
-        prompt = self.prompt()
+        # (not "You rolled 6" straight after "Ada rolled a 6")
+        prompt = self.prompt(after_roll=any(e.get("type") == "rolled" for e in events))
         if t.seat_to_act == before and not t.local_person_to_act() and prompt == self.told_prompt:
             prompt = ""
         else:

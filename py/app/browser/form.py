@@ -112,7 +112,28 @@ def _lock_the_clock_online() -> None:
 _timer_chosen = False
 
 
-def on_change(event: Any) -> None:
+def _state() -> dict[str, Any]:
+    """What :func:`setup.changes_told` compares: the controls the form changes by itself."""
+    count = next((int(r.value) for r in _form().querySelectorAll('input[name="players"]')
+                  if r.checked), None)
+    box = el("opt-timer")
+    return {"seats": checked_seats(), "players": count, "timer": bool(box.checked),
+            "timer_locked": bool(box.checked) and bool(box.disabled)}
+
+
+def on_change(event: Any) -> str:
+    """The form follows a person's change; returns what else it changed, in words for the
+    announcer ("" if nothing): unticking a seat changes the number of players, a rule set
+    its timer default, an online seat ticks and locks the timer."""
+    before = _state()
+    _follow(event)
+    target = event.target
+    changed = "timer" if str(target.id) == "opt-timer" else \
+        "seats" if str(target.name) == "seat" else str(target.name)
+    return setup.changes_told(before, _state(), changed)
+
+
+def _follow(event: Any) -> None:
     global _timer_chosen
     target = event.target
     name = str(target.name)

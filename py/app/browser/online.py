@@ -492,7 +492,9 @@ class OnlineController(Controller):
                 self.die.turn_passed()
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
-        self.screen.announce(f"{told} {self.prompt()}".strip())
+        rolled = bool(told) and room is not None and any(e.get("type") == "rolled"
+                                                         for e in room.events)
+        self.screen.announce(f"{told} {self.prompt(after_roll=rolled)}".strip())
         forced = self.online.forced_quit if self.online is not None else None
         ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:

@@ -415,15 +415,17 @@ class Screen:
     @staticmethod
     def focus_rules(rules: str) -> None:
         """The rules screen opens on one rule set's rules: the focus on its heading, scrolled
-        to the top of the view (the first rule set's is the screen's own heading)."""
-        target = document.querySelector(
-            f'#screen-rules [data-rules="{rules}"] :is(h2, h3)')
-        if is_none(target) or target.tagName == "H2":
+        to the top of the view (the screen's own heading if there is no such rule set)."""
+        target = document.querySelector(f'#screen-rules [data-rules="{rules}"] h3')
+        if is_none(target):
             Screen.focus_screen("rules")
             return
         target.setAttribute("tabindex", "-1")
         target.focus(js({"preventScroll": True}))
-        target.scrollIntoView(js({"block": "start"}))
+        # the first rule set's: the view stays at the top, where the screen's heading and a
+        # game's note are (the route scrolled there)
+        if not target.isSameNode(document.querySelector("#screen-rules .rules-page h3")):
+            target.scrollIntoView(js({"block": "start"}))
 
     @staticmethod
     def piece_for_key(event: Any) -> str | None:

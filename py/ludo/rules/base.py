@@ -229,7 +229,7 @@ class Wording(NamedTuple):
     verb: str = "roll"  # "Roll the die for Ada", "The die is ready: roll for Ada."
     past: str = "rolled"  # "You rolled a 4: ..."
     noun: str = "roll"  # "28 seconds left for this roll"
-    piece: str = "token"  # "pick a glowing token"; Royal's players move men
+    piece: str = "token"  # "Choose a highlighted token"; Royal's players move men
     pieces: str = "tokens"  # "got all four tokens home"
 
 

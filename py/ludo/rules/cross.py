@@ -91,7 +91,15 @@ def describe_position(colour: str, position: int) -> str:
     if position >= LANE_FIRST:
         return f"on home-lane square {position - LANE_FIRST + 1} of {LANE_LENGTH}"
     # spoken squares count from 1, as people do (the notation's 0..51 stay the engine's)
-    return f"on square {position + 1} ({relative_square(colour, position)} from {colour}'s start)"
+    return f"on square {position + 1} ({from_start(colour, position)})"
+
+
+def from_start(colour: str, square: int) -> str:
+    """Where a track square lies for ``colour``, in words: "Red's start" on it, else how many
+    squares past it ("12 past Red's start"; its start is not counted as the first)."""
+    past = relative_square(colour, square) - 1
+    return f"{colour.capitalize()}'s start" if past == 0 else \
+        f"{past} past {colour.capitalize()}'s start"
 
 
 def _lane_mouth(colour: str) -> tuple[float, float]:

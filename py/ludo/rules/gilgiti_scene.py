@@ -251,18 +251,20 @@ def choice_for(play: Play, action: Action, holder: str | None = None) -> Choice:
         return Choice(action, "force", FORCE_LABEL + beside, (), target, None)
     pieces = tuple(piece_id(p) for p in play.pieces)
     if play.kind == "strike":
-        names = ", ".join(f"{COLOURS[p >> 2]} {(p & 3) + 1}" for p in play.pieces)
+        names = ", ".join(f"{COLOURS[p >> 2].capitalize()} {(p & 3) + 1}" for p in play.pieces)
         label = (f"the stack ({names}) strikes the block on {_where(colour, play.dest)} "
                  f"with the {play.value}")
         return Choice(action, "strike", label, pieces, target, str(play.value))
     where = _where(colour, play.dest)
+    # no subject: the label is read after the token's own ("Red token 2, on square 1 ...;
+    # moves 2 to square 3 ..."), which names it
     if play.kind == "enter":
-        label = f"{colour} token {token + 1} enters onto its entry star with the 6"
+        label = "enters onto its entry star with the 6"
     else:
-        label = f"{colour} token {token + 1} moves {play.value} to {where}"
+        label = f"moves {play.value} to {where}"
     if play.victims:
         victim = play.victims[0]
-        label += f", capturing {COLOURS[victim >> 2]} token {(victim & 3) + 1}"
+        label += f", capturing {COLOURS[victim >> 2].capitalize()} token {(victim & 3) + 1}"
     return Choice(action, play.kind, label, pieces, target, str(play.value))
 
 

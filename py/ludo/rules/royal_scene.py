@@ -82,8 +82,7 @@ def describe_place(colour: str, place: int) -> str:
     mark = (", a crown" if place in START_SQUARES else ", a feather" if place in STAR_SQUARES
             else "")
     # spoken spaces count from 1, as people do (the notation's 0..51 stay the engine's)
-    return f"on space {place + 1}{mark} ({cross.relative_square(colour, place)} from " \
-           f"{colour}'s start)"
+    return f"on space {place + 1}{mark} ({cross.from_start(colour, place)})"
 
 
 def motion(ci: int, token: int, origin: int, dest: int,

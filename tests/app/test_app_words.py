@@ -1,0 +1,145 @@
+"""What the panel and the pieces' labels say to a person who plays by mouse, finger, keyboard or
+screen reader (the keyboard and screen-reader review's item 7): words that fit every way of
+playing, a roll said once, places counted as people count, a token named once."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from app import panel, view
+from app.table import Table
+from ludo import Action, legal_actions, parse_position
+from ludo.rules import cross, royal_scene
+from ludo.rules.base import Scene
+
+KEYBOARD_PART = re.compile(r'<span class="kbd-hint">.*?</span>')
+
+
+def _prompts(rules: str, seed: int, after_roll: bool = False) -> list[str]:
+    """Every prompt a person reads through a game of ``rules`` (two people)."""
+    table = Table.new(rules, ("red", "yellow"), seed, now=0.0, names={"red": "Ada"})
+    said = []
+    for _ in range(400):
+        if table.over:
+            break
+        seat = table.seat_to_act
+        assert seat is not None
+        said.append(panel.prompt(table, table.scene(), table.choices_for(seat),
+                                 after_roll=after_roll))
+        table.submit(seat, Action("roll") if table.rolling else legal_actions(table.state)[0],
+                     0.0)
+    return [p for p in said if p]
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_the_prompts_words_fit_a_mouse_a_finger_and_a_keyboard(rules: str) -> None:
+    prompts = _prompts(rules, 3)
+    piece = "man" if rules == "royal" else "token"
+    choosing = [p for p in prompts if f"highlighted {piece}" in p]
+    assert choosing, prompts
+    for text in prompts:
+        # not a finger's words alone ("tap its token") nor a sighted player's ("glowing")
+        assert "glowing" not in text and "tap its" not in text, text
+    for text in choosing:
+        if "arrow keys move among them" in text:
+            continue  # a value, then a token: chips and tokens both take clicks and taps
+        assert "click or tap it" in text and "arrow keys and Enter" in text, text
+        # a touch-only device leaves the keyboard's part out and still reads a sentence
+        touch = KEYBOARD_PART.sub("", panel.prompt_html(text))
+        assert "Enter" not in touch and touch.endswith(("click or tap it.", "tap it.")), touch
+
+
+def test_a_roll_just_announced_is_not_said_again_as_you_rolled() -> None:
+    for rules in ("courtyard", "royal", "gilgiti"):
+        plain = _prompts(rules, 3)
+        after = _prompts(rules, 3, after_roll=True)
+        assert any(re.match(r"You (rolled|threw) ", p) for p in plain), rules
+        assert not [p for p in after if p.startswith("You ")], rules
+        # what is left is a whole sentence from its first word
+        assert all(p[:1].isupper() for p in after), [p for p in after if not p[:1].isupper()]
+    # the only move: nothing about a tap, which a keyboard cannot do in its short pause
+    auto = [p for p in _prompts("courtyard", 3, after_roll=True) if "by itself" in p]
+    assert auto and set(auto) == {"The only move plays by itself."}
+
+
+def test_a_start_square_is_called_the_start_and_later_squares_count_past_it() -> None:
+    # square 0 is red's start, 13 green's (the notation's numbers; spoken from 1)
+    assert cross.describe_position("red", 0) == "on square 1 (Red's start)"
+    assert cross.describe_position("red", 1) == "on square 2 (1 past Red's start)"
+    assert cross.describe_position("green", 13) == "on square 14 (Green's start)"
+    assert cross.describe_position("green", 0) == "on square 1 (39 past Green's start)"
+    assert royal_scene.describe_place("red", 13) == "on space 14, a crown (13 past Red's start)"
+    assert royal_scene.describe_place("red", 0) == "on space 1, a crown (Red's start)"
+
+
+def _gilgiti_move(tokens: dict[str, list[object]], rolled: list[int]) -> object:
+    everyone = ("red", "green")
+    tokens = {c: tokens.get(c, ["yard"] * 4) for c in everyone}
+    return parse_position(json.dumps({
+        "format": "courtyard-ludo/position", "version": 1, "rules": "gilgiti",
+        "seats": list(everyone), "teams": False, "turn": "red", "phase": "move",
+        "rolled": rolled, "unplayed": sorted(rolled), "tokens": tokens, "turn_start": tokens,
+        "resting": [], "timeouts": {c: 0 for c in everyone}, "quit": None, "winners": [],
+        "rng": "00000000000000aa"}))
+
+
+def test_a_gilgiti_tokens_label_names_it_once_with_its_colour_capitalised() -> None:
+    from ludo import choices, scene
+
+    # red token 1 on red's start may move 2 onto green's lone token 1: a capture
+    state = _gilgiti_move({"red": [0, "yard", "yard", "yard"],
+                           "green": [2, "yard", "yard", "yard"]}, [2])
+    options = choices(state)
+    sc: Scene = scene(state)
+    svg = view.pieces_svg(sc, options)
+    label = re.search(r'id="tok-red-0"[^>]*aria-label="([^"]*)"', svg)
+    assert label is not None
+    text = label.group(1).replace("&#x27;", "'")
+    assert text == ("Red token 1, on square 1 (Red's start); moves 2 to square 3 "
+                    "(2 past Red's start), capturing Green token 1"), text
+    assert not re.search(r"\b(red|green|yellow|blue)\b", text)  # colours as names are capitals
+
+
+def _form(seats: tuple[str, ...], timer: bool = True, locked: bool = False) -> dict[str, object]:
+    count = len(seats) if 2 <= len(seats) <= 4 else None  # the form's radios: 2, 3 and 4
+    return {"seats": list(seats), "players": count, "timer": timer or locked,
+            "timer_locked": locked}
+
+
+def test_the_home_form_says_what_it_changed_by_itself_and_not_what_the_person_did() -> None:
+    from app.setup import changes_told
+
+    three = ("red", "green", "yellow")
+    # a seat unticked: the number of players follows, and is said; the seat is not
+    assert changes_told(_form(three), _form(three[:2]), "seats") == "Number of players: 2."
+    assert changes_told(_form(three[:2]), _form(three[:1]), "seats") == \
+        "Number of players: none chosen."
+    # a number of players chosen: the colours follow
+    assert changes_told(_form(three[:2]), _form(three), "players") == \
+        "Colours playing: Red, Green and Yellow."
+    # a rule set whose default is no timer (Gilgiti) unticks it
+    assert changes_told(_form(three), _form(three, timer=False), "rules") == "Turn timer off."
+    # an online seat ticks and locks the timer; another kind lets it go again
+    assert changes_told(_form(three, timer=False), _form(three, locked=True), "kind-green") == \
+        "Turn timer on: online rooms always run it."
+    assert changes_told(_form(three, locked=True), _form(three), "kind-green") == \
+        "Turn timer can be switched off again."
+    # the person's own change, or no change, says nothing
+    assert changes_told(_form(three), _form(three, timer=False), "timer") == ""
+    assert changes_told(_form(three), _form(three), "name-red") == ""
+
+
+def test_each_rule_set_has_its_own_heading_on_the_rules_screen() -> None:
+    from app.setup import rules_pages_html
+    from ludo import RULESETS
+
+    html = rules_pages_html()
+    # h3s side by side under the screen's own h2 ("House rules", in index.html), each naming
+    # its section; no rule set's heading is the screen's
+    assert "<h2" not in html
+    assert re.findall(r'<h3 id="rules-([a-z]+)">([^<]*)</h3>', html) == [
+        (r.name, r.title) for r in RULESETS.values()]
+    assert html.count("aria-labelledby=") == len(RULESETS)
