@@ -308,9 +308,10 @@ def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
     guest = context.new_page()
     guest.errors = []
     guest.on("pageerror", lambda e: guest.errors.append(str(e)))
-    guest.goto(link)
+    # ?call_again_ms= shortens rtc.CALL_AGAIN_S (20 s): 3 s after the lost call the guest
+    # calls again and gets through
+    guest.goto(link.replace("/#", "/?call_again_ms=3000#", 1))
     guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
-    # rtc.CALL_AGAIN_S (20 s) after the lost call, the guest calls again and gets through
     guest.wait_for_function("JSON.parse(window.ludo.online()).connected === true",
                             timeout=90_000)
     assert len(dropped) == 1

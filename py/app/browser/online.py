@@ -36,8 +36,8 @@ from .. import roomview, setup
 from ..table import TABLE
 from . import storage
 from .controller import SCREENS, Controller
-from .dom import Timeout, el, keep, now_ms, on, set_text
-from .rtc import Transport
+from .dom import Timeout, el, keep, now_ms, number_param, on, set_text
+from .rtc import CALL_AGAIN_S, Transport
 
 SESSION_KEY = "courtyard-ludo/online"
 OFFLINE = "Online rooms need an internet connection."
@@ -126,7 +126,9 @@ class Online:
         except SignallingError as exc:
             url, self.status = "", str(exc)
         self.transport = Transport(url, self.id, role, self.opened, self.message, self.closed,
-                                   self.on_state, key=key, fingerprint=self.fingerprint)
+                                   self.on_state, key=key, fingerprint=self.fingerprint,
+                                   call_again_ms=number_param("call_again_ms",
+                                                              CALL_AGAIN_S * 1000, 1000, 60_000))
         room.on_change = self.changed
         if role == "guest":
             room.on_saved = self.save

@@ -313,7 +313,8 @@ class Transport:
                  message: Callable[[str, str], None], closed: Callable[[str], None],
                  state: Callable[[str], None], key: hostkey.PrivateKey | None = None,
                  fingerprint: str | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 call_again_ms: float = CALL_AGAIN_S * 1000) -> None:
         if role == "host" and key is None or role == "guest" and fingerprint is None:
             raise ValueError("a host needs its key, a guest the key's fingerprint")
         self.room, self.role = room, role
@@ -328,6 +329,7 @@ class Transport:
         # A host's budgets per guest peer id, kept when its links close (re-offering gives a
         # new link, never a fresh budget)
         self.clock = clock
+        self.call_again_ms = call_again_ms  # CALL_AGAIN_S; tests shorten it (?call_again_ms=)
         self.offers = Allowance(OFFER_BURST, OFFER_EVERY_S)
         self.proofs = Allowance(PROOF_BURST, PROOF_EVERY_S)
         self.signal = Signal(url, room, {"role": role}, self.on_signal, state)
@@ -463,7 +465,7 @@ class Transport:
 
     def _call(self, peer: str) -> None:
         link = self._link(peer, calls=True)
-        Timeout(lambda: self._check_call(link), CALL_AGAIN_S * 1000)
+        Timeout(lambda: self._check_call(link), self.call_again_ms)
 
     def _check_call(self, link: Link) -> None:
         """Call a claimant again if this call is still the current one and has not given a
