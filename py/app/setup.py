@@ -187,8 +187,9 @@ def rules_pages_html() -> str:
         help_ = rules.help
         parts.append(f'<section class="rules-page" data-rules="{rules.name}"'
                      f' aria-labelledby="rules-{rules.name}">'
-                     f'<h3 id="rules-{rules.name}">{escape(rules.title)}</h3>'
-                     f'<p class="lead">{escape(help_.lead)}</p>')
+                     f'<h3 id="rules-{rules.name}">{escape(help_.heading or rules.title)}</h3>'
+                     + (f'<p class="kicker">{escape(help_.kicker)}</p>' if help_.kicker else "")
+                     + f'<p class="lead">{escape(help_.lead)}</p>')
         if help_.rules:
             parts.append('<ol class="rules">' + "".join(
                 f"<li><strong>{escape(t)}</strong> {escape(text)}</li>"

@@ -141,5 +141,10 @@ def test_each_rule_set_has_its_own_heading_on_the_rules_screen() -> None:
     # its section; no rule set's heading is the screen's
     assert "<h2" not in html
     assert re.findall(r'<h3 id="rules-([a-z]+)">([^<]*)</h3>', html) == [
-        (r.name, r.title) for r in RULESETS.values()]
+        (r.name, r.help.heading or r.title) for r in RULESETS.values()]
+    # the seeds' own names and labels: Gilgiti's page is "Gilgiti Ludo", "How to play";
+    # Courtyard's house rules are "A quick refresher"
+    assert '<h3 id="rules-gilgiti">Gilgiti Ludo</h3><p class="kicker">How to play</p>' in html
+    assert '<h3 id="rules-courtyard">Courtyard</h3><p class="kicker">A quick refresher</p>' \
+        in html
     assert html.count("aria-labelledby=") == len(RULESETS)

@@ -83,7 +83,7 @@ def test_the_rules_headings_are_the_rule_sets_side_by_side_under_house_rules(
     # the screen's heading is named as its link; each rule set is a heading of its own below
     # it (before: "The Courtyard rules" h2 with Classic, Royal and Gilgiti as h3 under it)
     assert headings == [["H2", link.inner_text().strip()], ["H3", "Courtyard"],
-                        ["H3", "Classic"], ["H3", "Royal"], ["H3", "Gilgiti"]]
+                        ["H3", "Classic"], ["H3", "Royal"], ["H3", "Gilgiti Ludo"]]
     assert page.get_attribute("#screen-rules", "aria-labelledby") == "rules-title"
     assert page.inner_text("#rules-title") == "House rules"
     # the focus is on the chosen rule set's heading, in view

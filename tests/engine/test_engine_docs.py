@@ -124,6 +124,21 @@ def test_courtyard_rules_doc_quotes_every_app_text_and_the_page_shows_it():
     assert not [s for s in sentences if s not in page and s.removesuffix(".") + " " not in page]
 
 
+OPENING_LINES = ("A place to play together", "Every great evening starts with “one more game.”")
+
+
+@pytest.mark.skipif(not SEED.exists(), reason=APP_TEXTS_MISSING)
+def test_courtyard_opening_lines_are_quoted_and_shown():
+    """The seed's lines before "The house rules." (the rest of them are the design's labels in
+    capitals): quoted in courtyard.md and on the page (Home)."""
+    header = SEED.read_text(encoding="utf-8").split("The house rules.", 1)[0]
+    assert all(line in header for line in OPENING_LINES)
+    doc = (DOCS / "rules" / "courtyard.md").read_text(encoding="utf-8")
+    page = _page_text()
+    assert [line for line in OPENING_LINES if f"> {line}" not in doc] == []
+    assert [line for line in OPENING_LINES if line not in page] == []
+
+
 def test_the_skip_says_what_is_not_checked_and_why():
     """A newcomer's clone skips the quote check: its reason must name the check and the file."""
     for phrase in ("docs/rules/courtyard.md", "word for word", f"../shared/seeds/{SEED.name}",

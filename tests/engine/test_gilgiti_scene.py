@@ -208,6 +208,8 @@ def test_the_rules_page_and_the_leave_dialog_use_the_seeds_words():
     assert GILGITI.leave.title == "Leave this game?"
     assert GILGITI.leave.ends_match is True
     assert GILGITI.title == "Gilgiti" and GILGITI.timer_default is False
+    # the seed's name and label head its rules page (GILGITI LUDO, HOW TO PLAY)
+    assert (GILGITI.help.heading, GILGITI.help.kicker) == ("Gilgiti Ludo", "How to play")
 
 
 def test_plays_carry_their_pieces_and_paths_and_notices_mark_an_undone_turn():

@@ -191,6 +191,10 @@ def check_lost_reasons(b: dict[str, Any], event: dict[str, Any]) -> None:
                                              for p in out)
         elif code == "feather_column":
             assert face == "feather" and any(str(p).startswith(f"{turn}-lane-") for p in out)
+        elif code == "column_end":  # a number past the last space of his own column
+            assert face in (1, 2, 3, 4) and any(
+                str(p).startswith(f"{turn}-lane-") and int(str(p).rsplit("-", 1)[1]) + face > 5
+                for p in out)
         else:
             assert code == "blocked", event
 

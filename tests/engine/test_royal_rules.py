@@ -740,6 +740,17 @@ def test_s28_numbers_move_up_the_home_column_but_never_past_its_last_space():
     for face in (3, 4):
         after, events = throw(stuck, face)
         assert kinds(events) == ["rolled", "no_move", "turn"]
+        # the end of every game (the last man in the column, numbers thrown): said as such
+        assert events[1]["reason"] == "column_end" and "also" not in events[1]
+    assert told(events) == ("Red threw a 4. A number cannot take a man past the last space of "
+                            "his home column, where only a crown takes him home: the throw is "
+                            "lost.")
+    # beside another cause, each is said
+    both = load(men={"red": ["red-lane-5", 5, "balk", "balk"], "green": [7, "balk", "balk", "balk"],
+                     "yellow": [7, "balk", "balk", "balk"]},
+                doubles=[(("green", 0), ("yellow", 0))])
+    after, events = throw(both, 2)
+    assert events[1]["reason"] == "column_end" and events[1]["also"] == ["blocked"]
 
 
 def test_s28_only_a_crown_reaches_the_home_crown_and_a_feather_is_no_use_there():

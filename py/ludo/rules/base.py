@@ -239,6 +239,8 @@ class Help(NamedTuple):
     lead: str
     rules: tuple[tuple[str, str], ...]  # (short title, text)
     notes: tuple[str, ...] = ()
+    heading: str = ""  # the page's heading when the seed names the game otherwise (the title)
+    kicker: str = ""  # a small label the seed sets over its rules ("A quick refresher")
 
 
 # -- the interface ----------------------------------------------------------------------

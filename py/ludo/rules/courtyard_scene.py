@@ -242,8 +242,8 @@ COURTYARD_HELP = Help(
     rules=(
         ("Take your place.", "A random player starts; turns go clockwise: red, green, yellow, "
          "blue. On a shared device the board stays fixed, with red at the bottom left; online, "
-         "your own colour is at the bottom left of your screen. Everyone shares the same colours "
-         "and order."),
+         "and for one person playing against computers, your own colour is at the bottom left "
+         "of your screen. Everyone shares the same colours and order."),
         ("Tap the die to roll", "(or focus it and press Enter or Space). A 1 or a 6 puts a token "
          "from your yard on your coloured start square, or moves a token already out by the full "
          "roll. One fair six-sided die; a roll cannot be split, and you must move when you can. "
@@ -272,16 +272,18 @@ COURTYARD_HELP = Help(
         ("Keep the game moving.", "Each roll and its move share 30 seconds. If time runs out "
          "before you roll, the game rolls and moves for you; after the roll, it moves with that "
          "die. A new turn or an extra roll starts a fresh 30 seconds. Timeouts add up over the "
-         "match; on your fifth, your tokens are removed and the others play on. “Next” shows who "
-         "plays after this turn and any extra rolls. (On one device the timer can be switched off "
-         "for relaxed games at home; online rooms always run it.)"),
+         "match; on your fifth, your tokens are removed before a roll or move and the others "
+         "play on. “Next” shows who plays after this turn and any extra rolls. (On one device "
+         "the timer can be switched off for relaxed games at home; online rooms always run "
+         "it.)"),
         ("Leaving is your choice.", "Quit game, then confirm, removes your tokens for the rest "
-         "of the match; the others continue, skipping your seat, and the last player remaining "
-         "wins. Home leaves the table without quitting: your seat is kept and the clock keeps "
-         "running. Losing your connection does not make you leave at once; timeouts still add "
-         "up and can eliminate you."),
+         "of the match and you cannot rejoin as an active player; the others continue, skipping "
+         "your seat, and the last player remaining wins. Home leaves the table without "
+         "quitting: your seat is kept and the clock keeps running. Losing your connection does "
+         "not make you leave at once; timeouts still add up and can eliminate you."),
     ),
     notes=("Stars mark safe squares, not the ends of home lanes.",),
+    kicker="A quick refresher",
 )
 
 CLASSIC_HELP = Help(

@@ -92,6 +92,8 @@ HELP = Help(
          "are counted, and never remove anyone."),
     ),
     notes=("Pass the phone around — each player taps their own dice box to roll.",),
+    heading="Gilgiti Ludo",  # the seed's name for the game; "Gilgiti" in the setup form's list
+    kicker="How to play",
 )
 
 SUMMARY = (

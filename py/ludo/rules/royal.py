@@ -71,7 +71,8 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
-LOST_ORDER = ("start_held", "waiting", "double_home", "feather", "feather_column", "blocked")
+LOST_ORDER = ("start_held", "waiting", "double_home", "feather", "feather_column", "column_end",
+              "blocked")
 """The causes of a lost throw, most telling first (a no_move event's ``reason``, then ``also``);
 ``no_man_out`` and ``in_balk`` stand alone (no man on the board)."""
 
@@ -711,12 +712,14 @@ class RoyalRules:
                 causes.add("waiting")
                 continue
             dest = table[place][face]
+            own_column = is_lane(place) and not is_waiting(ci, place)
             if dest is None and face == FEATHER:
-                own_column = is_lane(place) and not is_waiting(ci, place)
                 causes.add("feather_column" if own_column else "feather")
+            elif dest is None and own_column:  # a number past the column's last space: the
+                causes.add("column_end")  # end of every game, so it says so (seed review 2)
             elif dest == HOME and t in carrying:
                 causes.add("double_home")
-            else:  # onto his own man, a double, an occupied column space, past the column
+            else:  # onto his own man, a double, an occupied column space
                 causes.add("blocked")
         if causes == {"crown_needed"}:
             return ["no_man_out" if HOME not in mine else "in_balk"]

@@ -298,6 +298,8 @@ LOST_REASONS = {
     "double_home": "A double cannot go onto the home crown",
     "feather": "A feather cannot pass a crown",
     "feather_column": "A feather cannot be used in the home column",
+    "column_end": "A number cannot take a man past the last space of his home column, where "
+                  "only a crown takes him home",
     "blocked": "No man can move",
 }
 """Why a throw is lost (a ``no_move`` event's ``reason`` and ``also``), each said as a clause;
@@ -501,7 +503,7 @@ HELP = Help(
          "ordinary move; played as a move, it keeps the double, and another crown straight "
          "after is again two in succession. If none of his other men could move, the rider "
          "must go to balk."),
-        ("Home colours.", "In your home column you are out of danger: nobody lands there. "
+        ("Home colours.", "In your home column you are out of danger: nobody else lands there. "
          "Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
          "space is your home crown takes you straight home."),
