@@ -140,11 +140,16 @@ def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
         # the rule set checks the value: a number, or a face name such as Royal's "crown"
         roll = rules.parse_action({"type": "roll", "value": roll_value}, "--roll")
         state, events = rules.apply(state, roll)
-    return {
+    shown: dict[str, Any] = {
         "command": "legal",
         "turn": state.turn,
         "phase": state.phase,
         "die": getattr(state, "die", None),
+    }
+    if hasattr(state, "unplayed"):  # Gilgiti: no one die, but the turn's values still to play
+        shown["rolled"], shown["to_play"] = list(state.rolled), list(state.unplayed)
+    return {
+        **shown,
         "events": events,
         "legal": [a.to_json() for a in rules.legal_actions(state)],
         "distinct": [a.to_json() for a in rules.distinct_moves(state)],

@@ -257,6 +257,8 @@ def test_cli_legal_lists_every_play(tmp_path, capsys):
     after, _ = play(state, roll(6), roll(2))
     path.write_text(format_position(after))
     status, out, _ = run(capsys, "legal", str(path))
+    # no single die: the turn's values, and those still to play
+    assert out["die"] is None and out["rolled"] == [6, 2] and out["to_play"] == [2, 6]
     assert {"type": "move", "token": 0, "value": 2} in out["legal"]
     assert {"type": "move", "token": 1, "value": 6} in out["legal"]
     assert len(out["distinct"]) == 3
