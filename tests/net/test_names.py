@@ -7,7 +7,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from roomkit import Net
+from roomkit import Net, started_match
 
 from net import protocol
 from net.protocol import NAME_LENGTH, clean_name, graphemes
@@ -46,10 +46,7 @@ def test_a_guests_claim_name_is_cut_between_whole_graphemes() -> None:
 
 
 def test_a_restored_host_room_keeps_the_name_rule_for_names_and_holders() -> None:
-    net = Net()
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
+    net = started_match()
     saved = net.host.to_json()
     saved["names"]["red"] = FAMILY * 8 + "\u202e"
     saved["holders"]["green"]["name"] = "\u0007" + FAMILY * 7

@@ -11,7 +11,15 @@ import pytest
 from roomkit import Net, started_match
 
 from ludo import Action
-from net.room import NOTICE_GAP_MS, STALL_MS, GuestRoom
+from net.room import NOTICE_GAP_MS, STALL_MS, GuestRoom, HostRoom
+
+
+def _clocked_match() -> tuple[Net, HostRoom, GuestRoom]:
+    """A started match with the turn clock on, its host, and green's guest."""
+    net = started_match(steps=0, seed=2, timer=True)
+    green = net.guest_of("green")
+    assert green is not None
+    return net, net.host, green
 
 
 def _to_green_roll(net: Net, rnd: random.Random, green: GuestRoom | None = None) -> None:
@@ -31,9 +39,7 @@ def _to_green_roll(net: Net, rnd: random.Random, green: GuestRoom | None = None)
 
 @pytest.mark.parametrize("lie", ["honest", 0, None, 1000])
 def test_a_timeout_at_once_is_flagged_whatever_left_the_host_sends(lie: Any) -> None:
-    net = started_match(steps=0, seed=2, timer=True)
-    host, green = net.host, net.guest_of("green")
-    assert green is not None
+    net, host, green = _clocked_match()
     if lie != "honest":
         host.clock_left = lambda now: lie  # type: ignore[method-assign]
     rnd = random.Random(1)
@@ -51,9 +57,7 @@ def test_a_timeout_at_once_is_flagged_whatever_left_the_host_sends(lie: Any) -> 
 
 
 def test_a_timeout_on_time_is_not_flagged() -> None:
-    net = started_match(steps=0, seed=2, timer=True)
-    host, green = net.host, net.guest_of("green")
-    assert green is not None
+    net, host, green = _clocked_match()
     _to_green_roll(net, random.Random(1))
     net.now += 30_000
     host.act("table", Action("timeout"), net.now)
@@ -64,9 +68,7 @@ def test_a_timeout_on_time_is_not_flagged() -> None:
 def test_a_page_woken_with_a_backlog_does_not_accuse_an_honest_host() -> None:
     # green's page is frozen (a phone locked) while its 30 s run out on the host; on waking it
     # handles the action that began its turn and the timeout in the same moment
-    net = started_match(steps=0, seed=2, timer=True)
-    host, green = net.host, net.guest_of("green")
-    assert green is not None
+    net, host, green = _clocked_match()
     rnd = random.Random(1)
     while host.table.seat_to_act != "red":
         net.play_one(rnd)
@@ -93,9 +95,7 @@ def test_a_page_woken_with_a_backlog_does_not_accuse_an_honest_host() -> None:
 def test_a_page_that_ran_throughout_flags_an_early_timeout_after_a_long_silence() -> None:
     # the host's own player thinks for 20 s (no message); green's page ticks meanwhile, so the
     # silence is not a stall, and a timeout 20 s into green's turn is still flagged
-    net = started_match(steps=0, seed=2, timer=True)
-    host, green = net.host, net.guest_of("green")
-    assert green is not None
+    net, host, green = _clocked_match()
     rnd = random.Random(1)
     _to_green_roll(net, rnd, green)
     for _ in range(40):  # 10 s of ticks, a quarter second apart
@@ -107,9 +107,7 @@ def test_a_page_that_ran_throughout_flags_an_early_timeout_after_a_long_silence(
 
 
 def test_a_hidden_page_or_a_stall_flags_nothing() -> None:
-    net = started_match(steps=0, seed=2, timer=True)
-    host, green = net.host, net.guest_of("green")
-    assert green is not None
+    net, host, green = _clocked_match()
     rnd = random.Random(1)
     _to_green_roll(net, rnd, green)
     green.alive(net.now + 10, hidden=True)  # the tab was hidden during green's turn

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from roomkit import Net
+from roomkit import Net, started_match
 
 from ludo import LudoError
 from net import protocol
@@ -64,13 +64,8 @@ def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
 
 
 def test_mutated_saved_rooms_restore_or_are_refused() -> None:
-    net = Net()
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
+    net = started_match(steps=30, seed=1201)
     rng = random.Random(1201)
-    for _ in range(30):
-        net.play_one(rng)
     host = json.dumps(net.host.to_json())
     guest = json.dumps(next(iter(net.guests.values())).to_json())
     for i in range(2000):
@@ -90,13 +85,7 @@ def test_records_with_whole_nodes_replaced_are_refused_with_one_clear_error_ever
     # a participant that is a list, dice that stop before roll 0, ...: a guest's sync handler
     # sets a problem (never raises to the page), a stored host room is refused as damaged,
     # and the CLI's reader names the problem (DiceError or LudoError, nothing else)
-    net = Net(rules="gilgiti")
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
-    rng = random.Random(1202)
-    for _ in range(20):
-        net.play_one(rng)
+    net = started_match(steps=20, seed=1202, rules="gilgiti")
     record = net.host.record_json()
     host_saved = net.host.to_json()
     green = net.guest_of("green")
@@ -128,10 +117,7 @@ def test_records_with_whole_nodes_replaced_are_refused_with_one_clear_error_ever
 
 
 def test_a_participant_that_is_no_text_and_dice_that_stop_before_roll_0_are_dice_errors() -> None:
-    net = Net()
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
+    net = started_match()
     record = net.host.record_json()
     for path, new, said in ((("dice", "participants", 3), [], "participants are non-empty"),
                             (("dice", "participants", 1), {}, "participants are non-empty"),
