@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludo simulate|legal|replay|verify|tournament``.
+"""Command line: ``python -m ludo simulate|new|legal|apply|replay|verify|tournament``.
 
 Every command prints one JSON line on stdout.  Bad input exits with status 2
 and a one-line message on stderr.
@@ -22,6 +22,7 @@ from .notation import (
     MAX_JSON_BYTES,
     MAX_SEED,
     format_position,
+    load_json,
     parse_position,
     parse_record,
     position_to_json,
@@ -157,6 +158,29 @@ def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
     }
 
 
+def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, seed: int,
+                options: dict[str, Any]) -> dict[str, Any]:
+    """A new game's first position: the start for a program that plays through the CLI."""
+    rules = rules_for(rules_name)
+    state = rules.new_game(seats if seats is not None else rules.seating(players), seed,
+                           options)
+    return {"command": "new", "position": position_to_json(state),
+            "legal": [a.to_json() for a in rules.legal_actions(state)]}
+
+
+def apply_command(path: str, action_text: str) -> dict[str, Any]:
+    """One action applied to a position (a roll draws its value from the position's own dice,
+    so a game stepped through the CLI replays exactly): the events it caused, the position
+    after it and that position's legal actions. An illegal action is refused (exit 2)."""
+    state = parse_position(_read_input(path))
+    rules = rules_for(state)
+    # the action is untrusted JSON like any file: size, depth and duplicate keys checked
+    action = rules.parse_action(load_json(action_text, "action"), "action")
+    after, events = rules.apply(state, action)
+    return {"command": "apply", "events": events, "position": position_to_json(after),
+            "legal": [a.to_json() for a in rules.legal_actions(after)]}
+
+
 def replay_command(path: str) -> dict[str, Any]:
     """Check a record by replaying it; return its final position."""
     record = parse_record(_read_input(path))
@@ -240,6 +264,11 @@ def _bots(text: str) -> tuple[str, ...]:
     return levels
 
 
+def _seats(text: str) -> tuple[str, ...]:
+    # which colours, in which order, the rule set's new_game checks (and says why not)
+    return tuple(part.strip() for part in text.split(","))
+
+
 def _all_options() -> list[Any]:
     """Every rule set's options, once each by name (they become simulate's flags)."""
     seen: dict[str, Any] = {}
@@ -271,6 +300,19 @@ def build_parser() -> argparse.ArgumentParser:
     leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
     leg.add_argument("--roll", type=_die, default=None, metavar="V")
     leg.add_argument("file", nargs="?", default="-")
+    new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
+    new_.add_argument("--rules", choices=list(RULESETS), default="courtyard")
+    new_.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    new_.add_argument("--seats", type=_seats, default=None, metavar="COLOURS",
+                      help="comma-separated colours, e.g. red,yellow (instead of --players)")
+    new_.add_argument("--seed", type=_seed, default=1)
+    for option in _all_options():
+        new_.add_argument(f"--{option.name}", action="store_true",
+                          help=f"{option.label} (rule sets that offer it)")
+    app = sub.add_parser("apply", help="apply one action (JSON) to a position (JSON file or - "
+                         "for stdin): its events, the next position and its legal actions")
+    app.add_argument("file")
+    app.add_argument("action", help='e.g. \'{"type": "roll"}\' or \'{"type": "move", "token": 0}\'')
     rep = sub.add_parser("replay", help="check a game record and print its final position")
     rep.add_argument("file")
     ver = sub.add_parser("verify", help="check an online match's record: every die and action")
@@ -309,6 +351,11 @@ def main(argv: list[str] | None = None) -> int:
                               check=not args.no_check, options=chosen)
         elif args.command == "legal":
             result = legal(args.file, args.roll)
+        elif args.command == "new":
+            result = new_command(args.rules, args.players, args.seats, args.seed,
+                                 _chosen_options(args))
+        elif args.command == "apply":
+            result = apply_command(args.file, args.action)
         elif args.command == "tournament":
             from .bots.tournament import tournament
 
@@ -335,4 +382,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["main", "simulate", "legal", "replay_command", "verify_command", "format_position"]
+__all__ = ["main", "simulate", "new_command", "legal", "apply_command", "replay_command",
+           "verify_command", "format_position"]

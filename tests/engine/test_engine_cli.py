@@ -1,4 +1,4 @@
-"""The command line: ``python -m ludo simulate|legal|replay``.
+"""The command line: ``python -m ludo simulate|new|legal|apply|replay``.
 
 Each prints one JSON line, or exits non-zero with a one-line error on stderr.
 """
@@ -236,3 +236,59 @@ def test_replay_of_a_malformed_record(tmp_path, capsys):
                                 "actions": []}))
     assert main(["replay", str(path)]) == 2
     assert "seats" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rules", "flags"), [("courtyard", ()), ("classic", ()),
+                                              ("royal", ()), ("gilgiti", ("--teams",))])
+def test_a_program_plays_a_whole_game_through_new_and_apply(rules, flags, tmp_path, capsys):
+    # an outside player in any language: `new` gives the first position, `apply` one action's
+    # events, the next position and its legal actions; the rolls come from the position's own
+    # dice, so the game stepped so is the game its record replays
+    from ludo import Action, parse_record
+
+    def cli(*argv: str) -> dict:
+        assert main(list(argv)) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and len(out.splitlines()) == 1
+        return json.loads(out)
+
+    started = cli("new", "--rules", rules, "--seats", "red,green,yellow,blue", "--seed", "11",
+                  *flags)
+    path, chooser, actions = tmp_path / "position.json", random.Random(3), []
+    path.write_text(json.dumps(started["position"]))
+    legal = started["legal"]
+    for _ in range(5000):
+        action = chooser.choice(legal)
+        step = cli("apply", str(path), json.dumps(action))
+        actions.append(action)
+        path.write_text(json.dumps(step["position"]))
+        legal = step["legal"]
+        if step["position"]["phase"] == "over":
+            break
+    else:
+        raise AssertionError("the game did not end in 5000 actions")
+    assert legal == [] and any(e["type"] == "won" for e in step["events"])
+    record = {"format": "courtyard-ludo/record", "version": 2, "rules": rules,
+              "seats": ["red", "green", "yellow", "blue"], "seed": 11, "actions": actions}
+    if flags:
+        record["options"] = {"teams": True}
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    replayed = cli("replay", str(tmp_path / "record.json"))
+    assert replayed["position"] == step["position"]
+    assert parse_record(json.dumps(record)).actions[0] == Action.from_json(actions[0])
+
+
+def test_new_and_apply_refuse_what_they_cannot_do(tmp_path, capsys):
+    for argv, said in ((["new", "--seats", "red,purple"], "unknown colour"),
+                       (["new", "--rules", "classic", "--teams"], "not an option of classic")):
+        assert main(argv) == 2
+        assert said in capsys.readouterr().err
+    assert main(["new", "--seed", "2"]) == 0
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(json.loads(capsys.readouterr().out)["position"]))
+    for action, said in (("nope", "not valid JSON"), ('{"type": "move", "token": 0}', "must roll"),
+                         ("[" * 100_000 + "]" * 100_000, "nested"),
+                         ('{"type": "roll", "type": "roll"}', "appears twice")):
+        assert main(["apply", str(path), action]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and said in err and len(err.splitlines()) == 1
