@@ -179,9 +179,9 @@ def options_html() -> str:
 
 def rules_pages_html() -> str:
     """The rules screen's rule sets, in registration order, each under its own heading (an
-    h3 under the screen's h2 "House rules", named as the header's link is): in a screen
-    reader's list of headings they stand side by side, not Royal under "The Courtyard
-    rules" as before."""
+    h3 under the screen's h2 "House rules", named as the header's link is), so that a screen
+    reader's list of headings shows them side by side; a seed's own name for its game and its
+    label over the rules (``Help.heading``, ``Help.kicker``) where it gives them."""
     parts = []
     for rules in RULESETS.values():
         help_ = rules.help

@@ -68,7 +68,8 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def watch_faults() -> None:
     """Report what a task of the event loop raised as every other unexpected error (Pyodide's
-    loop would print it, and PyScript shows each line of it over the page)."""
+    loop would print it, and PyScript shows each line of it over the page), and wire the
+    banner's Reload button."""
     import asyncio
 
     def handler(_loop: Any, context: dict[str, Any]) -> None:
