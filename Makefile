@@ -115,7 +115,7 @@ debian-programs:
 	  for program in $$programs; do command -v "$$program" >/dev/null 2>&1 || { \
 	    echo "error: $$program still missing after apt-get install$$missing" >&2; exit 1; }; done; \
 	else \
-	  echo "warning: missing$$missing and no root apt-get: the browser tests fall back to Playwright's own Chromium, the Redis and TURN tests skip" >&2; \
+	  echo "warning: missing$$missing and no root apt-get: without chromium the browser tests fail (apt-get install chromium, or set LUDO_CHROMIUM to a Chromium), without redis-server and coturn the Redis and TURN tests skip" >&2; \
 	fi
 
 # The old name of the step above.

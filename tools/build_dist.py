@@ -5,7 +5,7 @@
 Copies the site's files as tools/site_files.py defines them (the same list the local server
 serves): whichever of its entries exist, less hidden files, Python caches and temporary files.
 Symbolic links are copied as the files they lead to, and only when they lead to another part of
-the site. Check the result with `python -m server --root dist`.
+the site. Check the result with `.venv/bin/python -m server --root dist`.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     copied = build(ROOT, args.out)
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(f"dist: {', '.join(copied)} -> {args.out} ({size / 1e6:.1f} MB)")
-    print(f"serve it with: python -m server --root {args.out}")
+    print(f"serve it with: .venv/bin/python -m server --root {args.out}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludo simulate|new|legal|apply|replay|verify|tournament``.
+"""Command line: ``python -m ludo simulate|new|legal|apply|bot|replay|verify|tournament``.
 
 Every command prints one JSON line on stdout.  Bad input exits with status 2
 and a one-line message on stderr.
@@ -21,11 +21,13 @@ from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
     MAX_SEED,
+    Record,
     format_position,
     load_json,
-    parse_position,
     parse_record,
+    position_from_json,
     position_to_json,
+    record_to_json,
     replay,
 )
 
@@ -129,9 +131,23 @@ def _read_input(path: str) -> str:
                        "is not valid UTF-8)") from None
 
 
+def _read_position(path: str) -> Any:
+    """The position in ``path``: a position's JSON, or the whole line that ``new``, ``apply``
+    or ``legal`` printed (its ``position`` member), so that one command's output can be saved
+    and handed to the next as it is."""
+    text = _read_input(path)
+    data = load_json(text, "position")
+    if isinstance(data, dict) and "command" in data and "format" not in data:
+        if "position" not in data:
+            raise CliError(f"this is the output of {quote(data['command'])}, which holds no "
+                           "position: give a position, or the output of new or apply")
+        return position_from_json(data["position"])
+    return position_from_json(data)
+
+
 def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
     """Legal actions of a position, optionally after rolling ``roll_value``."""
-    state = parse_position(_read_input(path))
+    state = _read_position(path)
     rules = rules_for(state)
     events: list[dict[str, Any]] = []
     if roll_value is not None:
@@ -149,6 +165,8 @@ def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
     }
     if hasattr(state, "unplayed"):  # Gilgiti: no one die, but the turn's values still to play
         shown["rolled"], shown["to_play"] = list(state.rolled), list(state.unplayed)
+    if roll_value is not None:  # the answer is about the position after the roll: show it
+        shown["position"] = position_to_json(state)
     return {
         **shown,
         "events": events,
@@ -162,23 +180,38 @@ def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, se
                 options: dict[str, Any]) -> dict[str, Any]:
     """A new game's first position: the start for a program that plays through the CLI."""
     rules = rules_for(rules_name)
-    state = rules.new_game(seats if seats is not None else rules.seating(players), seed,
-                           options)
+    seats = seats if seats is not None else rules.seating(players)
+    state = rules.new_game(seats, seed, options)
+    # the game's record so far (no action yet): append each action applied, and `replay`
+    # checks the game and gives back the same position
+    record = record_to_json(Record(rules_name, tuple(state.seats), seed,
+                                   options=tuple(sorted(options.items()))))
     return {"command": "new", "position": position_to_json(state),
-            "legal": [a.to_json() for a in rules.legal_actions(state)]}
+            "legal": [a.to_json() for a in rules.legal_actions(state)], "record": record}
 
 
 def apply_command(path: str, action_text: str) -> dict[str, Any]:
     """One action applied to a position (a roll draws its value from the position's own dice,
     so a game stepped through the CLI replays exactly): the events it caused, the position
     after it and that position's legal actions. An illegal action is refused (exit 2)."""
-    state = parse_position(_read_input(path))
+    state = _read_position(path)
     rules = rules_for(state)
     # the action is untrusted JSON like any file: size, depth and duplicate keys checked
     action = rules.parse_action(load_json(action_text, "action"), "action")
     after, events = rules.apply(state, action)
     return {"command": "apply", "events": events, "position": position_to_json(after),
             "legal": [a.to_json() for a in rules.legal_actions(after)]}
+
+
+def bot_command(path: str, level: str, seed: int) -> dict[str, Any]:
+    """The action a built-in computer player (easy, medium, hard) chooses in a position, for a
+    program that plays against them; the same position, level and seed give the same action."""
+    from .bots import choose_action
+
+    state = _read_position(path)
+    if state.phase == "over":
+        raise CliError("the game is over: there is nothing to choose")
+    return {"command": "bot", "level": level, "action": choose_action(state, level, seed).to_json()}
 
 
 def replay_command(path: str) -> dict[str, Any]:
@@ -298,14 +331,19 @@ def build_parser() -> argparse.ArgumentParser:
         sim.add_argument(f"--{option.name}", action="store_true",
                          help=f"{option.label} (rule sets that offer it)")
     leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
-    leg.add_argument("--roll", type=_die, default=None, metavar="V")
+    leg.add_argument("--roll", type=_die, default=None, metavar="V",
+                     help="roll V first (1-6, or Royal's feather or crown) and answer for the "
+                          "position after it, which is printed too")
     leg.add_argument("file", nargs="?", default="-")
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
-    new_.add_argument("--rules", choices=list(RULESETS), default="courtyard")
-    new_.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",
+                      help="default courtyard")
+    new_.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
+                      help="seated as the rule set seats them (default 4)")
     new_.add_argument("--seats", type=_seats, default=None, metavar="COLOURS",
                       help="comma-separated colours, e.g. red,yellow (instead of --players)")
-    new_.add_argument("--seed", type=_seed, default=1)
+    new_.add_argument("--seed", type=_seed, default=1,
+                      help="the game's dice and first player (default 1)")
     for option in _all_options():
         new_.add_argument(f"--{option.name}", action="store_true",
                           help=f"{option.label} (rule sets that offer it)")
@@ -313,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "for stdin): its events, the next position and its legal actions")
     app.add_argument("file")
     app.add_argument("action", help='e.g. \'{"type": "roll"}\' or \'{"type": "move", "token": 0}\'')
+    bot = sub.add_parser("bot", help="the action a computer player chooses in a position")
+    bot.add_argument("--level", choices=("easy", "medium", "hard"), default="medium")
+    bot.add_argument("--seed", type=_seed, default=0, help="its tie-breaks (default 0)")
+    bot.add_argument("file", nargs="?", default="-")
     rep = sub.add_parser("replay", help="check a game record and print its final position")
     rep.add_argument("file")
     ver = sub.add_parser("verify", help="check an online match's record: every die and action")
@@ -356,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
                                  _chosen_options(args))
         elif args.command == "apply":
             result = apply_command(args.file, args.action)
+        elif args.command == "bot":
+            result = bot_command(args.file, args.level, args.seed)
         elif args.command == "tournament":
             from .bots.tournament import tournament
 
@@ -382,5 +426,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["main", "simulate", "new_command", "legal", "apply_command", "replay_command",
-           "verify_command", "format_position"]
+__all__ = ["main", "simulate", "new_command", "legal", "apply_command", "bot_command",
+           "replay_command", "verify_command", "format_position"]

@@ -1,4 +1,4 @@
-"""The command line: ``python -m ludo simulate|new|legal|apply|replay``.
+"""The command line: ``python -m ludo simulate|new|legal|apply|bot|replay``.
 
 Each prints one JSON line, or exits non-zero with a one-line error on stderr.
 """
@@ -76,6 +76,9 @@ def test_legal_with_roll_from_a_file(tmp_path):
     assert out["distinct"] == [{"type": "move", "token": 0}, {"type": "move", "token": 2}]
     assert out["events"] == [{"type": "rolled", "seat": "red", "value": 6}]
     assert out["next"] == "green" and out["turn"] == "red"
+    # the position it answers for, after the roll, is printed too (not the one in the file)
+    assert out["position"]["phase"] == "move" and out["position"]["die"] == 6
+    assert "position" not in one_json_line(run("legal", str(path)))
 
 
 def test_legal_from_stdin():
@@ -241,41 +244,41 @@ def test_replay_of_a_malformed_record(tmp_path, capsys):
 @pytest.mark.parametrize(("rules", "flags"), [("courtyard", ()), ("classic", ()),
                                               ("royal", ()), ("gilgiti", ("--teams",))])
 def test_a_program_plays_a_whole_game_through_new_and_apply(rules, flags, tmp_path, capsys):
-    # an outside player in any language: `new` gives the first position, `apply` one action's
-    # events, the next position and its legal actions; the rolls come from the position's own
-    # dice, so the game stepped so is the game its record replays
-    from ludo import Action, parse_record
-
+    # an outside player in any language: `new` gives the first position (and the record so
+    # far), `apply` one action's events, the next position and its legal actions; each output
+    # line is saved as it is and handed to the next command; red asks `bot` for its moves; the
+    # rolls come from the position's own dice, so the game stepped so is the game its record
+    # replays
     def cli(*argv: str) -> dict:
         assert main(list(argv)) == 0
         out, err = capsys.readouterr()
         assert err == "" and len(out.splitlines()) == 1
         return json.loads(out)
 
-    started = cli("new", "--rules", rules, "--seats", "red,green,yellow,blue", "--seed", "11",
-                  *flags)
-    path, chooser, actions = tmp_path / "position.json", random.Random(3), []
-    path.write_text(json.dumps(started["position"]))
-    legal = started["legal"]
+    step = cli("new", "--rules", rules, "--seats", "red,green,yellow,blue", "--seed", "11",
+               *flags)
+    record = step["record"]
+    assert (record["rules"], record["seed"], record["actions"]) == (rules, 11, [])
+    assert record.get("options", {}) == ({"teams": True} if flags else {})
+    path, chooser, bot_moves = tmp_path / "last.json", random.Random(3), 0
     for _ in range(5000):
-        action = chooser.choice(legal)
+        path.write_text(json.dumps(step))  # the whole line: its position is read from it
+        if step["position"]["turn"] == "red" and step["legal"] != [{"type": "roll"}]:
+            action = cli("bot", "--level", "hard", str(path))["action"]
+            assert action in step["legal"]
+            bot_moves += 1
+        else:
+            action = chooser.choice(step["legal"])
         step = cli("apply", str(path), json.dumps(action))
-        actions.append(action)
-        path.write_text(json.dumps(step["position"]))
-        legal = step["legal"]
+        record["actions"].append(action)
         if step["position"]["phase"] == "over":
             break
     else:
         raise AssertionError("the game did not end in 5000 actions")
-    assert legal == [] and any(e["type"] == "won" for e in step["events"])
-    record = {"format": "courtyard-ludo/record", "version": 2, "rules": rules,
-              "seats": ["red", "green", "yellow", "blue"], "seed": 11, "actions": actions}
-    if flags:
-        record["options"] = {"teams": True}
+    assert step["legal"] == [] and any(e["type"] == "won" for e in step["events"])
+    assert bot_moves > 0
     (tmp_path / "record.json").write_text(json.dumps(record))
-    replayed = cli("replay", str(tmp_path / "record.json"))
-    assert replayed["position"] == step["position"]
-    assert parse_record(json.dumps(record)).actions[0] == Action.from_json(actions[0])
+    assert cli("replay", str(tmp_path / "record.json"))["position"] == step["position"]
 
 
 def test_new_and_apply_refuse_what_they_cannot_do(tmp_path, capsys):
@@ -286,6 +289,15 @@ def test_new_and_apply_refuse_what_they_cannot_do(tmp_path, capsys):
     assert main(["new", "--seed", "2"]) == 0
     path = tmp_path / "p.json"
     path.write_text(json.dumps(json.loads(capsys.readouterr().out)["position"]))
+    replayed = tmp_path / "replay.json"
+    replayed.write_text('{"command": "replay", "actions": 0}')
+    assert main(["apply", str(replayed), '{"type": "roll"}']) == 2
+    assert "holds no position" in capsys.readouterr().err
+    over = tmp_path / "over.json"
+    over.write_text(json.dumps(pos(seats=["red", "green"], phase="over", winner="red",
+                                   unlocked=["red"],
+                                   tokens={"red": ["home"] * 4})))
+    assert main(["bot", str(over)]) == 2 and "game is over" in capsys.readouterr().err
     for action, said in (("nope", "not valid JSON"), ('{"type": "move", "token": 0}', "must roll"),
                          ("[" * 100_000 + "]" * 100_000, "nested"),
                          ('{"type": "roll", "type": "roll"}', "appears twice")):

@@ -145,3 +145,14 @@ def test_the_skip_says_what_is_not_checked_and_why():
                    "outside this repository"):
         assert phrase in SEED_MISSING
         assert phrase in APP_TEXTS_MISSING
+
+
+def test_the_python_api_example_plays_a_whole_game():
+    """docs/notation.md's example of an outside player (Python API) runs as written."""
+    text = (DOCS / "notation.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text.split("## Playing from another program")[1],
+                        re.S)
+    assert len(blocks) == 1
+    scope: dict = {}
+    exec(compile(blocks[0], "notation.md", "exec"), scope)  # noqa: S102 - our own document
+    assert scope["ludo"].is_over(scope["state"]) and scope["record"].actions
