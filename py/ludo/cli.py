@@ -1,4 +1,4 @@
-"""Command line: ``python -m ludo simulate|new|legal|apply|bot|replay|verify|tournament``.
+"""Command line: ``python -m ludo simulate|new|legal|apply|bot|stdio|replay|verify|tournament``.
 
 Every command prints one JSON line on stdout.  Bad input exits with status 2
 and a one-line message on stderr.
@@ -131,12 +131,10 @@ def _read_input(path: str) -> str:
                        "is not valid UTF-8)") from None
 
 
-def _read_position(path: str) -> Any:
-    """The position in ``path``: a position's JSON, or the whole line that ``new``, ``apply``
-    or ``legal`` printed (its ``position`` member), so that one command's output can be saved
-    and handed to the next as it is."""
-    text = _read_input(path)
-    data = load_json(text, "position")
+def _position_of(data: Any) -> Any:
+    """A position from parsed JSON: a position, or the whole line that ``new``, ``apply`` or
+    ``legal`` printed (its ``position`` member), so that one command's output can be saved and
+    handed to the next as it is."""
     if isinstance(data, dict) and "command" in data and "format" not in data:
         if "position" not in data:
             raise CliError(f"this is the output of {quote(data['command'])}, which holds no "
@@ -145,9 +143,12 @@ def _read_position(path: str) -> Any:
     return position_from_json(data)
 
 
-def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
+def _read_position(path: str) -> Any:
+    return _position_of(load_json(_read_input(path), "position"))
+
+
+def legal_of(state: Any, roll_value: int | str | None = None) -> dict[str, Any]:
     """Legal actions of a position, optionally after rolling ``roll_value``."""
-    state = _read_position(path)
     rules = rules_for(state)
     events: list[dict[str, Any]] = []
     if roll_value is not None:
@@ -176,6 +177,11 @@ def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
     }
 
 
+def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
+    """Legal actions of the position in ``path``, optionally after rolling ``roll_value``."""
+    return legal_of(_read_position(path), roll_value)
+
+
 def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, seed: int,
                 options: dict[str, Any]) -> dict[str, Any]:
     """A new game's first position: the start for a program that plays through the CLI."""
@@ -190,28 +196,120 @@ def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, se
             "legal": [a.to_json() for a in rules.legal_actions(state)], "record": record}
 
 
-def apply_command(path: str, action_text: str) -> dict[str, Any]:
-    """One action applied to a position (a roll draws its value from the position's own dice,
-    so a game stepped through the CLI replays exactly): the events it caused, the position
-    after it and that position's legal actions. An illegal action is refused (exit 2)."""
-    state = _read_position(path)
+def apply_to(state: Any, action_data: Any) -> dict[str, Any]:
+    """One action (parsed JSON) applied to a position: the events it caused, the position after
+    it and that position's legal actions. A roll draws its value from the position's own dice,
+    so a game stepped so replays exactly; an illegal action is refused (IllegalAction)."""
     rules = rules_for(state)
-    # the action is untrusted JSON like any file: size, depth and duplicate keys checked
-    action = rules.parse_action(load_json(action_text, "action"), "action")
-    after, events = rules.apply(state, action)
+    after, events = rules.apply(state, rules.parse_action(action_data, "action"))
     return {"command": "apply", "events": events, "position": position_to_json(after),
             "legal": [a.to_json() for a in rules.legal_actions(after)]}
 
 
-def bot_command(path: str, level: str, seed: int) -> dict[str, Any]:
+def apply_command(path: str, action_text: str) -> dict[str, Any]:
+    # the action is untrusted JSON like any file: size, depth and duplicate keys checked
+    return apply_to(_read_position(path), load_json(action_text, "action"))
+
+
+def bot_for(state: Any, level: str, seed: int = 0) -> dict[str, Any]:
     """The action a built-in computer player (easy, medium, hard) chooses in a position, for a
     program that plays against them; the same position, level and seed give the same action."""
     from .bots import choose_action
 
-    state = _read_position(path)
     if state.phase == "over":
         raise CliError("the game is over: there is nothing to choose")
     return {"command": "bot", "level": level, "action": choose_action(state, level, seed).to_json()}
+
+
+def bot_command(path: str, level: str, seed: int) -> dict[str, Any]:
+    return bot_for(_read_position(path), level, seed)
+
+
+LEVELS = ("easy", "medium", "hard")
+
+
+_KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object",
+          (int, str): "a die value"}
+
+
+def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    """A request's field, of the type it takes (true and false are not numbers), or its
+    default when absent."""
+    value = request.get(name, default)
+    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise CliError(f"{name}: expected {_KINDS[kind]}, not {quote(value)}")
+    return value
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """One request of ``stdio`` (a JSON object with a ``command``: new, apply, legal or bot,
+    and that command's arguments as fields) answered as the command line would."""
+    if not isinstance(request, dict) or not isinstance(request.get("command"), str):
+        raise CliError('a request is a JSON object with a "command": new, apply, legal or bot')
+    command = request["command"]
+    if command == "new":
+        rules_name = _field(request, "rules", str, "courtyard")
+        if rules_name not in RULESETS:
+            raise CliError(f"rules: {quote(rules_name)} is not one of {', '.join(RULESETS)}")
+        players = _field(request, "players", int, 4)
+        if players not in (2, 3, 4):
+            raise CliError("players: 2, 3 or 4")
+        seats = _field(request, "seats", list, None)
+        seed = _field(request, "seed", int, 1)
+        if not 0 <= seed <= MAX_SEED:
+            raise CliError(f"seed: a seed is 0 to {MAX_SEED}")
+        options = _field(request, "options", dict, {})
+        return new_command(rules_name, players, None if seats is None else tuple(seats), seed,
+                           options)
+    if command not in ("apply", "legal", "bot"):
+        raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
+    state = _position_of(request.get("position"))
+    if command == "apply":
+        return apply_to(state, request.get("action"))
+    if command == "legal":
+        roll = _field(request, "roll", (int, str), None)
+        return legal_of(state, roll)
+    level = _field(request, "level", str, "medium")
+    if level not in LEVELS:
+        raise CliError(f"level: {quote(level)} is not easy, medium or hard")
+    seed = _field(request, "seed", int, 0)
+    if not 0 <= seed <= MAX_SEED:
+        raise CliError(f"seed: a seed is 0 to {MAX_SEED}")
+    return bot_for(state, level, seed)
+
+
+def stdio(source: Any = None, sink: Any = None) -> int:
+    """Answer requests, one JSON object a line, one JSON line each, until the input ends: a
+    whole game in one process (a process per action costs about 0.15 s of start-up). A bad
+    request gets ``{"error": "..."}`` and the next one is read; a request's ``id``, if given,
+    comes back with its answer."""
+    source = source if source is not None else sys.stdin.buffer
+    sink = sink if sink is not None else sys.stdout
+    while True:
+        line = source.readline(MAX_JSON_BYTES + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_JSON_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of an oversized line
+                line = source.readline(MAX_JSON_BYTES + 1)
+            reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
+                                              "bytes)"}
+        elif not line.strip():
+            continue
+        else:
+            request: Any = None
+            try:
+                request = load_json(line, "request")
+                reply = answer(request)
+            except (CliError, LudoError) as exc:
+                reply = {"error": " ".join(str(exc).split())[:300]}
+            if isinstance(request, dict) and "id" in request:
+                reply = {"id": request["id"], **reply}
+        try:
+            sink.write(json.dumps(reply, separators=(",", ":")) + "\n")
+            sink.flush()
+        except BrokenPipeError:
+            return 0
 
 
 def replay_command(path: str) -> dict[str, Any]:
@@ -355,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--level", choices=("easy", "medium", "hard"), default="medium")
     bot.add_argument("--seed", type=_seed, default=0, help="its tie-breaks (default 0)")
     bot.add_argument("file", nargs="?", default="-")
+    sub.add_parser("stdio", help="answer JSON requests (new, apply, legal, bot), one a line on "
+                   "stdin, one JSON line each on stdout, until stdin ends")
     rep = sub.add_parser("replay", help="check a game record and print its final position")
     rep.add_argument("file")
     ver = sub.add_parser("verify", help="check an online match's record: every die and action")
@@ -400,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
             result = apply_command(args.file, args.action)
         elif args.command == "bot":
             result = bot_command(args.file, args.level, args.seed)
+        elif args.command == "stdio":
+            return stdio()
         elif args.command == "tournament":
             from .bots.tournament import tournament
 
@@ -426,5 +528,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["main", "simulate", "new_command", "legal", "apply_command", "bot_command",
-           "replay_command", "verify_command", "format_position"]
+__all__ = ["main", "simulate", "new_command", "legal", "legal_of", "apply_command", "apply_to",
+           "bot_command", "bot_for", "answer", "stdio", "replay_command", "verify_command",
+           "format_position"]

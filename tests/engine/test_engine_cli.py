@@ -16,7 +16,17 @@ from pathlib import Path
 import pytest
 from enginekit import load, play, pos
 
-from ludo import Record, format_record, legal_actions, position_to_json, roll, timeout
+from ludo import (
+    Record,
+    format_record,
+    legal_actions,
+    position_from_json,
+    position_to_json,
+    record_from_json,
+    replay,
+    roll,
+    timeout,
+)
 from ludo import notation as notation_module
 from ludo.cli import main
 
@@ -304,3 +314,63 @@ def test_new_and_apply_refuse_what_they_cannot_do(tmp_path, capsys):
         assert main(["apply", str(path), action]) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and said in err and len(err.splitlines()) == 1
+
+
+def _stdio() -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=PY + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen([sys.executable, "-m", "ludo", "stdio"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def _ask(proc: subprocess.Popen, request: object) -> dict:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(request).encode() + b"\n")
+    proc.stdin.flush()
+    return json.loads(proc.stdout.readline())
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])
+def test_stdio_plays_a_whole_game_in_one_process(rules):
+    # one request a line, one answer a line: the same answers as the commands, without a
+    # process per action; green is the Hard computer, asked with `bot`
+    proc = _stdio()
+    try:
+        step = _ask(proc, {"command": "new", "rules": rules, "seats": ["red", "green"],
+                           "seed": 4, "id": "start"})
+        assert step["id"] == "start" and step["command"] == "new"
+        record, chooser = step["record"], random.Random(8)
+        while step["legal"]:
+            if step["position"]["turn"] == "green" and step["legal"] != [{"type": "roll"}]:
+                action = _ask(proc, {"command": "bot", "level": "hard",
+                                     "position": step["position"]})["action"]
+            else:
+                action = chooser.choice(step["legal"])
+            step = _ask(proc, {"command": "apply", "position": step, "action": action})
+            assert "error" not in step, step
+            record["actions"].append(action)
+        assert step["position"]["phase"] == "over"
+        assert replay(record_from_json(record))[-1] == position_from_json(step["position"])
+        assert _ask(proc, {"command": "legal", "position": step})["legal"] == []
+    finally:
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out == b"" and err == b""
+
+
+def test_stdio_answers_a_bad_request_with_an_error_and_goes_on():
+    proc = _stdio()
+    assert proc.stdin is not None and proc.stdout is not None
+    bad = [b"garbage", b"[1]", b'{"command": "fly"}', b'{"command": "new", "seed": true}',
+           b'{"command": "new", "seats": ["red", "red"]}', b'{"command": "new", "rules": "chess"}',
+           b'{"command": "bot", "position": null}', b'{"command": "new", "options": {"x": 1}}',
+           b'{"command": "apply", "position": {}, "action": 3}',
+           b"[" * 100_000, b"x" * 4_100_000, b'{"command": "new", "id": 7, "id": 8}']
+    try:
+        for line in bad:
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            reply = json.loads(proc.stdout.readline())
+            assert list(reply) == ["error"] and len(reply["error"]) <= 300, (line[:40], reply)
+        assert "command" in _ask(proc, {"command": "new", "id": 9})  # and it goes on
+    finally:
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and err == b""
