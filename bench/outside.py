@@ -3,12 +3,16 @@
     PYTHONPATH=py .venv/bin/python bench/outside.py   # hard against expert, 200 Classic games
     PYTHONPATH=py .venv/bin/python bench/outside.py --rules classic \
         --bots medium,expert,expert,expert --games 400 --seed 1
+    PYTHONPATH=py .venv/bin/python bench/outside.py --rules gilgiti --teams \
+        --bots hard,expert,hard,expert --games 200 --seed 1
 
 The outside players are the kinds found in Ludo AI papers and hobby projects, written here from
 their published ideas (none of their code is copied) and playing through the engine's public
 API only (``new_game``, ``distinct_moves``, ``apply``/``advance``, the position's documented
-fields). They know Courtyard's house rules (capture to unlock the home lane, another lap before
-that, entry on 1 or 6):
+fields). Gilgiti's and Royal's are in ``bench/outside_gilgiti.py`` and ``bench/outside_royal.py``
+(aggressive, defensive, fast, expert; no Monte Carlo player there), each module's docstring
+says what they do. Courtyard's and Classic's are below; they know Courtyard's house rules
+(capture to unlock the home lane, another lap before that, entry on 1 or 6):
 
 * ``aggressive`` -- capture first (the most advanced victim), else enter a token from the yard,
   else move the leading token. The "aggressive player" of the ludopy-style rule-based players.
@@ -32,8 +36,14 @@ Our levels (``easy``, ``medium``, ``hard``) play through ``ludo.bots.choose_acti
 Games are played as ``ludo tournament`` plays them: game seed ``k`` under every rotation of the
 line-up over the seats, so every entry meets the same dice from every seat (the dice come from
 the position's RNG, which advances on every roll, so roll number ``i`` of seed ``k`` is the same
-whoever plays). Prints one JSON line: wins, win rate and Wilson 95% interval per entry, mean
-actions, unfinished games, and mean ms per decision with a choice for each kind of player.
+whoever plays). With ``--teams`` (Gilgiti, 4 players) entries 0 and 2 are partners against 1
+and 3 in every rotation, and a team's win counts for both partners' entries (parity 50%).
+Prints one JSON line: wins, win rate and Wilson 95% interval per entry, mean actions,
+unfinished games, mean ms per decision with a choice for each kind of player, and entry 0's
+games split by result (captures made and suffered -- a Gilgiti stack strike counts its victims,
+a Royal man sent to balk counts --, tokens home; in Courtyard and Classic also the exposure
+figures and when the lane was unlocked; in Gilgiti ``rolled_back``, turns that went back after
+something had been played).
 """
 
 from __future__ import annotations
@@ -426,8 +436,13 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int,
             agg = split.setdefault(key, {"games": 0})
             agg["games"] += 1
             me = r["stats"][0]
-            for k in ("captures", "lost", "lost_steps", "home", "choices", "exposed",
-                      "exposed_by_choice", "punished", "rolled_back"):
+            if rules in COURTYARD_FAMILY:
+                keys: tuple[str, ...] = ("captures", "lost", "lost_steps", "home", "choices",
+                                         "exposed", "exposed_by_choice", "punished")
+            else:
+                keys = ("captures", "lost", "home") + (
+                    ("rolled_back",) if rules == "gilgiti" else ())
+            for k in keys:
                 agg[k] = agg.get(k, 0) + me[k]
                 agg["opp_" + k] = agg.get("opp_" + k, 0) + sum(
                     st[k] for st in r["stats"][1:]) / (n - 1)
