@@ -3,12 +3,16 @@
     PYTHONPATH=py .venv/bin/python bench/outside.py   # hard against expert, 200 Classic games
     PYTHONPATH=py .venv/bin/python bench/outside.py --rules classic \
         --bots medium,expert,expert,expert --games 400 --seed 1
+    PYTHONPATH=py .venv/bin/python bench/outside.py --rules gilgiti --teams \
+        --bots hard,expert,hard,expert --games 200 --seed 1
 
 The outside players are the kinds found in Ludo AI papers and hobby projects, written here from
 their published ideas (none of their code is copied) and playing through the engine's public
 API only (``new_game``, ``distinct_moves``, ``apply``/``advance``, the position's documented
-fields). They know Courtyard's house rules (capture to unlock the home lane, another lap before
-that, entry on 1 or 6):
+fields). Gilgiti's and Royal's are in ``bench/outside_gilgiti.py`` and ``bench/outside_royal.py``
+(aggressive, defensive, fast, expert; no Monte Carlo player there), each module's docstring
+says what they do. Courtyard's and Classic's are below; they know Courtyard's house rules
+(capture to unlock the home lane, another lap before that, entry on 1 or 6):
 
 * ``aggressive`` -- capture first (the most advanced victim), else enter a token from the yard,
   else move the leading token. The "aggressive player" of the ludopy-style rule-based players.
@@ -32,8 +36,14 @@ Our levels (``easy``, ``medium``, ``hard``) play through ``ludo.bots.choose_acti
 Games are played as ``ludo tournament`` plays them: game seed ``k`` under every rotation of the
 line-up over the seats, so every entry meets the same dice from every seat (the dice come from
 the position's RNG, which advances on every roll, so roll number ``i`` of seed ``k`` is the same
-whoever plays). Prints one JSON line: wins, win rate and Wilson 95% interval per entry, mean
-actions, unfinished games, and mean ms per decision with a choice for each kind of player.
+whoever plays). With ``--teams`` (Gilgiti, 4 players) entries 0 and 2 are partners against 1
+and 3 in every rotation, and a team's win counts for both partners' entries (parity 50%).
+Prints one JSON line: wins, win rate and Wilson 95% interval per entry, mean actions,
+unfinished games, mean ms per decision with a choice for each kind of player, and entry 0's
+games split by result (captures made and suffered -- a Gilgiti stack strike counts its victims,
+a Royal man sent to balk counts --, tokens home; in Courtyard and Classic also the exposure
+figures and when the lane was unlocked; in Gilgiti ``rolled_back``, turns that went back after
+something had been played).
 """
 
 from __future__ import annotations
@@ -48,12 +58,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ludo import advance, apply, distinct_moves, new_game, winners  # noqa: E402
+import outside_gilgiti  # noqa: E402
+import outside_royal  # noqa: E402
+
+from ludo import advance, apply, distinct_moves, new_game, rules_for, winners  # noqa: E402
 from ludo.actions import Action  # noqa: E402
 from ludo.bots import choose_action  # noqa: E402
 from ludo.bots.tournament import win_figures  # noqa: E402
-from ludo.engine import default_seats  # noqa: E402
 from ludo.geometry import (  # noqa: E402
     COLOURS,
     ENTRANCE_SQUARES,
@@ -299,6 +312,15 @@ OUTSIDE: dict[str, Callable[[Any, random.Random], Action]] = {
     "expert": expert,
     "montecarlo": make_montecarlo(16),
 }
+"""Courtyard's and Classic's outside players."""
+
+PLAYERS_BY_RULES: dict[str, dict[str, Callable[[Any, random.Random], Action]]] = {
+    "courtyard": OUTSIDE,
+    "classic": OUTSIDE,
+    "gilgiti": outside_gilgiti.PLAYERS,
+    "royal": outside_royal.PLAYERS,
+}
+COURTYARD_FAMILY = ("courtyard", "classic")
 
 
 # ---------------------------------------------------------------- games and tournaments
@@ -323,18 +345,21 @@ def _note_exposure(state: Any, acts: list[Action], chosen: Action, stats: dict[s
 
 
 def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int,
-              record: bool = False) -> dict[str, Any]:
+              record: bool = False, teams: bool = False) -> dict[str, Any]:
     n = len(lineup)
-    seats = default_seats(n)
+    seats = rules_for(rules).seating(n)
     entry_of = {seat: (i + rotation) % n for i, seat in enumerate(seats)}
-    state = new_game(rules, seats, game_seed)
+    state = new_game(rules, seats, game_seed, {"teams": True} if teams else None)
+    players = PLAYERS_BY_RULES[rules]
+    courtyard_family = rules in COURTYARD_FAMILY
     rngs = {seat: random.Random(game_seed * 8 + entry_of[seat]) for seat in seats}
     times: dict[str, list[float]] = {}
     actions: list[Action] = []
     count = 0
     # per entry: captures made, tokens lost, action index of the unlock (Courtyard), sixes used
     stats = [{"captures": 0, "lost": 0, "unlock_at": None, "lost_steps": 0, "choices": 0,
-              "exposed": 0, "exposed_by_choice": 0, "punished": 0} for _ in lineup]
+              "exposed": 0, "exposed_by_choice": 0, "punished": 0, "rolled_back": 0}
+             for _ in lineup]
     # tokens left in reach of an enemy by a choice that had a move out of reach
     risky: set[tuple[int, int]] = set()
     while state.phase != "over" and count < MAX_ACTIONS:
@@ -350,39 +375,45 @@ def play_game(rules: str, lineup: tuple[str, ...], game_seed: int, rotation: int
                 if name in OURS:
                     action = choose_action(state, name, game_seed * 8 + entry_of[state.turn])
                 else:
-                    action = OUTSIDE[name](state, rngs[state.turn])
+                    action = players[name](state, rngs[state.turn])
                 times.setdefault(name, []).append(time.perf_counter() - started)
-                _note_exposure(state, acts, action, stats[entry_of[state.turn]], risky)
+                if courtyard_family:
+                    _note_exposure(state, acts, action, stats[entry_of[state.turn]], risky)
         before = state
         state, events = apply(state, action)
         for e in events:
-            if e["type"] == "captured":
+            if e["type"] in ("captured", "struck"):  # struck: a Gilgiti stack strike
                 stats[entry_of[e["seat"]]]["captures"] += len(e["victims"])
                 for colour, token in e["victims"]:
                     vi = COLOURS.index(colour)
                     if (vi, token) in risky:
                         stats[entry_of[colour]]["punished"] += 1
                     stats[entry_of[colour]]["lost"] += 1
-                    stats[entry_of[colour]]["lost_steps"] += progress(
-                        vi, before.tokens[vi][token])
+                    if courtyard_family:
+                        stats[entry_of[colour]]["lost_steps"] += progress(
+                            vi, before.tokens[vi][token])
             elif e["type"] == "unlocked":
                 stats[entry_of[e["seat"]]]["unlock_at"] = count
+            elif e["type"] == "rolled_back" and e.get("notice"):  # Gilgiti: a stranded value
+                stats[entry_of[e["seat"]]]["rolled_back"] += 1
         if record:
             actions.append(next((Action("roll", value=e["value"]) for e in events
                                  if e["type"] == "rolled"), action))
         count += 1
     won = [entry_of[s] for s in winners(state)]
+    home = 72 if rules == "royal" else HOME  # Royal's home crown (docs/notation.md)
     for seat in seats:
         ci = COLOURS.index(seat)
-        stats[entry_of[seat]]["home"] = sum(1 for p in state.tokens[ci] if p == HOME)
-    out = {"winner": won[0] if won else None, "actions": count, "times": times,
+        stats[entry_of[seat]]["home"] = sum(1 for p in state.tokens[ci] if p == home)
+    out = {"winner": won[0] if won else None, "winners": won, "actions": count, "times": times,
            "seats": seats, "entry_of": entry_of, "stats": stats}
     if record:
         out["record"] = actions
     return out
 
 
-def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> dict[str, Any]:
+def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int,
+               teams: bool = False) -> dict[str, Any]:
     n = len(lineup)
     wins = [0] * n
     unfinished = 0
@@ -392,21 +423,26 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
     split: dict[str, dict[str, float]] = {}
     started = time.perf_counter()
     for i in range(games):
-        r = play_game(rules, lineup, seed * 1_000_003 + i // n, i % n)
+        r = play_game(rules, lineup, seed * 1_000_003 + i // n, i % n, teams=teams)
         total += r["actions"]
         if r["winner"] is None:
             unfinished += 1
-        else:
-            wins[r["winner"]] += 1
+        for w in r["winners"]:  # a team's win counts for both partners' entries
+            wins[w] += 1
         for name, ts in r["times"].items():
             times.setdefault(name, []).extend(ts)
         if r["winner"] is not None:
-            key = "entry0_won" if r["winner"] == 0 else "entry0_lost"
+            key = "entry0_won" if 0 in r["winners"] else "entry0_lost"
             agg = split.setdefault(key, {"games": 0})
             agg["games"] += 1
             me = r["stats"][0]
-            for k in ("captures", "lost", "lost_steps", "home", "choices", "exposed",
-                      "exposed_by_choice", "punished"):
+            if rules in COURTYARD_FAMILY:
+                keys: tuple[str, ...] = ("captures", "lost", "lost_steps", "home", "choices",
+                                         "exposed", "exposed_by_choice", "punished")
+            else:
+                keys = ("captures", "lost", "home") + (
+                    ("rolled_back",) if rules == "gilgiti" else ())
+            for k in keys:
                 agg[k] = agg.get(k, 0) + me[k]
                 agg["opp_" + k] = agg.get("opp_" + k, 0) + sum(
                     st[k] for st in r["stats"][1:]) / (n - 1)
@@ -429,7 +465,7 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
     entries = []
     for i, name in enumerate(lineup):
         entries.append({"entry": i, "player": name, **win_figures(wins[i], games)})
-    return {"rules": rules, "lineup": list(lineup), "games": games, "seed": seed,
+    return {"rules": rules, "teams": teams, "lineup": list(lineup), "games": games, "seed": seed,
             "entries": entries, "unfinished": unfinished,
             "mean_actions": round(total / max(games, 1), 1),
             "entry0_by_result": split,
@@ -439,24 +475,29 @@ def tournament(rules: str, lineup: tuple[str, ...], games: int, seed: int) -> di
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rules", choices=("classic", "courtyard"), default="classic")
+    parser.add_argument("--rules", choices=tuple(PLAYERS_BY_RULES), default="classic")
     # the defaults (make bench runs every script without arguments): the head-to-head row
     parser.add_argument("--bots", default="hard,expert",
                         help="comma-separated line-up, 2-4 of: " + ", ".join(OURS + tuple(OUTSIDE))
-                        + " (default: hard,expert)")
+                        + " (no montecarlo in Gilgiti and Royal; default: hard,expert)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--teams", action="store_true",
+                        help="Gilgiti's team game (4 players: entries 0 and 2 against 1 and 3)")
     parser.add_argument("--playouts", type=int, default=16,
                         help="Monte Carlo playouts per candidate move")
     args = parser.parse_args(argv)
     lineup = tuple(args.bots.split(","))
+    players = PLAYERS_BY_RULES[args.rules]
     for name in lineup:
-        if name not in OURS and name not in OUTSIDE:
-            parser.error(f"unknown player {name!r}")
+        if name not in OURS and name not in players:
+            parser.error(f"unknown player {name!r} for {args.rules}")
     if not 2 <= len(lineup) <= 4:
         parser.error("a line-up has 2 to 4 players")
+    if args.teams and (args.rules != "gilgiti" or len(lineup) != 4):
+        parser.error("--teams is Gilgiti's, for 4 players")
     OUTSIDE["montecarlo"] = make_montecarlo(args.playouts)
-    print(json.dumps(tournament(args.rules, lineup, args.games, args.seed)))
+    print(json.dumps(tournament(args.rules, lineup, args.games, args.seed, args.teams)))
     return 0
 
 
