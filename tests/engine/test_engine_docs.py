@@ -106,12 +106,15 @@ def _page_text() -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
 
 
-APP_TEXTS_MISSING = (
-    "not checked: that docs/rules/courtyard.md quotes every app text of the seed word for word"
-    " and that index.html shows each. That needs the game's original text,"
-    f" ../shared/seeds/{SEED.name}, which is kept outside this repository, and this checkout"
-    " has no ../shared folder beside it."
-)
+def _not_checked(what: str, it: str) -> str:
+    """A skip's reason: what is not checked, and why, in a newcomer's words."""
+    return (f"not checked: that docs/rules/courtyard.md quotes {what} word for word and that"
+            f" index.html shows {it}. That needs the game's original text,"
+            f" ../shared/seeds/{SEED.name}, which is kept outside this repository, and this"
+            " checkout has no ../shared folder beside it.")
+
+
+APP_TEXTS_MISSING = _not_checked("every app text of the seed", "each")
 
 
 @pytest.mark.skipif(not SEED.exists(), reason=APP_TEXTS_MISSING)
@@ -125,12 +128,7 @@ def test_courtyard_rules_doc_quotes_every_app_text_and_the_page_shows_it():
 
 
 OPENING_LINES = ("A place to play together", "Every great evening starts with “one more game.”")
-OPENING_MISSING = (
-    "not checked: that docs/rules/courtyard.md quotes the seed's opening lines word for word"
-    " and that index.html shows them. That needs the game's original text,"
-    f" ../shared/seeds/{SEED.name}, which is kept outside this repository, and this checkout"
-    " has no ../shared folder beside it."
-)
+OPENING_MISSING = _not_checked("the seed's opening lines", "them")
 
 
 @pytest.mark.skipif(not SEED.exists(), reason=OPENING_MISSING)
