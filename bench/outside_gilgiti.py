@@ -163,15 +163,23 @@ def enemy_loss(state: Any, after: Any, ci: int) -> int:
 
 # ---------------------------------------------------------------- rule-based players
 
+def facts(state: Any, a: Action, s: Any) -> tuple[bool, tuple[int, ...], bool, int]:
+    """What the rule-based players weigh in a play ``a`` that leads to ``s``: a win, the pieces
+    moved, whether it brings a token in (or forces the gate), and the progress of the moved
+    piece furthest along."""
+    won = s.phase == "over" and state.turn in s.winners
+    pieces = moved_pieces(a)
+    entered = a.type == "force" or any(state.tokens[p >> 2][p & 3] == YARD for p in pieces)
+    lead = max(progress(p >> 2, state.tokens[p >> 2][p & 3]) for p in pieces)
+    return won, pieces, entered, lead
+
+
 def aggressive(state: Any, rng: random.Random) -> Action:
     ci = COLOURS.index(state.turn)
     def key(item: tuple[Action, Any]) -> tuple:
         a, s = item
-        won = s.phase == "over" and state.turn in s.winners
+        won, _, entered, lead = facts(state, a, s)
         loss = enemy_loss(state, s, ci)
-        pieces = moved_pieces(a)
-        entered = a.type == "force" or any(state.tokens[p >> 2][p & 3] == YARD for p in pieces)
-        lead = max(progress(p >> 2, state.tokens[p >> 2][p & 3]) for p in pieces)
         return (won, loss > 0, loss, entered, lead, rng.random())
     return max(options(state), key=key)[0]
 
@@ -179,11 +187,8 @@ def aggressive(state: Any, rng: random.Random) -> Action:
 def fast(state: Any, rng: random.Random) -> Action:
     def key(item: tuple[Action, Any]) -> tuple:
         a, s = item
-        won = s.phase == "over" and state.turn in s.winners
-        pieces = moved_pieces(a)
+        won, pieces, entered, lead = facts(state, a, s)
         home = any(s.tokens[p >> 2][p & 3] == HOME for p in pieces)
-        entered = a.type == "force" or any(state.tokens[p >> 2][p & 3] == YARD for p in pieces)
-        lead = max(progress(p >> 2, state.tokens[p >> 2][p & 3]) for p in pieces)
         return (won, home, not entered, lead, rng.random())
     return max(options(state), key=key)[0]
 
