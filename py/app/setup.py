@@ -48,8 +48,9 @@ def changes_told(before: dict[str, Any], after: dict[str, Any], changed: str) ->
 
     ``before`` and ``after`` are the form's state: "seats" (the ticked colours, clockwise),
     "players" (the number of players ticked, None when none is), "timer" (ticked) and
-    "timer_locked" (ticked and disabled: an online seat needs the clock). The person's own
-    change is not said: their screen reader has just said it."""
+    "timer_locked" (ticked and disabled: an online seat needs the clock) and "options" (the
+    rule-set options offered: (label, ticked) pairs). The person's own change is not said:
+    their screen reader has just said it."""
     told = []
     if changed != "seats" and before["seats"] != after["seats"]:
         colours = [c.capitalize() for c in after["seats"]]
@@ -63,7 +64,19 @@ def changes_told(before: dict[str, Any], after: dict[str, Any], changed: str) ->
         told.append("Turn timer can be switched off again.")
     elif changed != "timer" and before["timer"] != after["timer"]:
         told.append(f"Turn timer {'on' if after['timer'] else 'off'}.")
+    # a rule set's option appears or goes with the rule set and the number of players
+    # ("options": the labels offered, each with whether it is ticked)
+    was, now = dict(before.get("options", ())), dict(after.get("options", ()))
+    for label, ticked in now.items():
+        if label not in was:
+            told.append(f"{_option_name(label)} option offered, {'on' if ticked else 'off'}.")
+    told += [f"{_option_name(label)} option no longer offered." for label in was
+             if label not in now]
     return " ".join(told)
+
+
+def _option_name(label: str) -> str:
+    return label.split(":", 1)[0].strip()  # "Teams: Red + Yellow vs Green + Blue" -> "Teams"
 
 
 def default_rules() -> str:

@@ -127,6 +127,13 @@ def test_the_home_form_says_what_it_changed_by_itself_and_not_what_the_person_di
         "Turn timer on: online rooms always run it."
     assert changes_told(_form(three, locked=True), _form(three), "kind-green") == \
         "Turn timer can be switched off again."
+    # a rule set's option appears with a fourth seat, or goes with it (Gilgiti's Teams)
+    teams = [("Teams: Red + Yellow vs Green + Blue", True)]
+    four = three + ("blue",)
+    assert changes_told(_form(three), dict(_form(four), options=teams), "seats") == \
+        "Number of players: 4. Teams option offered, on."
+    assert changes_told(dict(_form(four), options=teams), _form(three), "seats") == \
+        "Number of players: 3. Teams option no longer offered."
     # the person's own change, or no change, says nothing
     assert changes_told(_form(three), _form(three, timer=False), "timer") == ""
     assert changes_told(_form(three), _form(three), "name-red") == ""

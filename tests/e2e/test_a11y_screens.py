@@ -61,6 +61,14 @@ def test_the_home_form_announces_what_it_changed_by_itself(page: Page, server_ur
     page.select_option(f'[name="kind-{other}"]', "human")
     assert page.is_enabled("#opt-timer")
     assert said(page) == ["Turn timer can be switched off again."]
+    # four players: Gilgiti offers Teams (ticked by default), and it goes again with three
+    page.focus('input[name="players"][value="4"]')
+    page.keyboard.press("Space")
+    assert page.is_checked('input[name="option-teams"]')
+    assert said(page)[0].endswith("Teams option offered, on.")
+    page.focus('input[name="players"][value="3"]')
+    page.keyboard.press("Space")
+    assert said(page)[0].endswith("Teams option no longer offered.")
 
 
 HEADINGS_JS = """() => [...document.querySelectorAll('#screen-rules :is(h1, h2, h3, h4)')]

@@ -117,8 +117,11 @@ def _state() -> dict[str, Any]:
     count = next((int(r.value) for r in _form().querySelectorAll('input[name="players"]')
                   if r.checked), None)
     box = el("opt-timer")
+    options = [(" ".join(str(label.textContent).split()),
+                bool(label.querySelector("input").checked))
+               for label in _form().querySelectorAll(".rule-option") if not label.hidden]
     return {"seats": checked_seats(), "players": count, "timer": bool(box.checked),
-            "timer_locked": bool(box.checked) and bool(box.disabled)}
+            "timer_locked": bool(box.checked) and bool(box.disabled), "options": options}
 
 
 def on_change(event: Any) -> str:
