@@ -66,13 +66,17 @@ def changes_told(before: dict[str, Any], after: dict[str, Any], changed: str) ->
         told.append(f"Turn timer {'on' if after['timer'] else 'off'}.")
     # a rule set's option appears or goes with the rule set and the number of players
     # ("options": the labels offered, each with whether it is ticked)
-    was, now = dict(before.get("options", ())), dict(after.get("options", ()))
+    was, now = _offered(before), _offered(after)
     for label, ticked in now.items():
         if label not in was:
             told.append(f"{_option_name(label)} option offered, {'on' if ticked else 'off'}.")
     told += [f"{_option_name(label)} option no longer offered." for label in was
              if label not in now]
     return " ".join(told)
+
+
+def _offered(form: dict[str, Any]) -> dict[str, bool]:
+    return dict(form.get("options", ()))  # label -> ticked
 
 
 def _option_name(label: str) -> str:
