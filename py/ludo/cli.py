@@ -228,6 +228,18 @@ def bot_command(path: str, level: str, seed: int) -> dict[str, Any]:
 LEVELS = ("easy", "medium", "hard")
 
 
+def _one_line(exc: Exception) -> str:
+    """An error's message on one line, whatever the input held, and at most 300 characters."""
+    message = " ".join(str(exc).split())
+    return message if len(message) <= 300 else message[:299] + "…"
+
+
+def _seed_in_range(value: int) -> int:
+    if not 0 <= value <= MAX_SEED:
+        raise CliError(f"seed: a seed is 0 to {MAX_SEED}")
+    return value
+
+
 _KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object",
           (int, str): "a die value"}
 
@@ -255,9 +267,7 @@ def answer(request: Any) -> dict[str, Any]:
         if players not in (2, 3, 4):
             raise CliError("players: 2, 3 or 4")
         seats = _field(request, "seats", list, None)
-        seed = _field(request, "seed", int, 1)
-        if not 0 <= seed <= MAX_SEED:
-            raise CliError(f"seed: a seed is 0 to {MAX_SEED}")
+        seed = _seed_in_range(_field(request, "seed", int, 1))
         options = _field(request, "options", dict, {})
         return new_command(rules_name, players, None if seats is None else tuple(seats), seed,
                            options)
@@ -272,10 +282,7 @@ def answer(request: Any) -> dict[str, Any]:
     level = _field(request, "level", str, "medium")
     if level not in LEVELS:
         raise CliError(f"level: {quote(level)} is not easy, medium or hard")
-    seed = _field(request, "seed", int, 0)
-    if not 0 <= seed <= MAX_SEED:
-        raise CliError(f"seed: a seed is 0 to {MAX_SEED}")
-    return bot_for(state, level, seed)
+    return bot_for(state, level, _seed_in_range(_field(request, "seed", int, 0)))
 
 
 def stdio(source: Any = None, sink: Any = None) -> int:
@@ -302,7 +309,7 @@ def stdio(source: Any = None, sink: Any = None) -> int:
                 request = load_json(line, "request")
                 reply = answer(request)
             except (CliError, LudoError) as exc:
-                reply = {"error": " ".join(str(exc).split())[:300]}
+                reply = {"error": _one_line(exc)}
             if isinstance(request, dict) and "id" in request:
                 reply = {"id": request["id"], **reply}
         try:
@@ -376,9 +383,10 @@ def _seed(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a seed is a whole number, not {quote(text)}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is 0 to {MAX_SEED}")
-    return value
+    try:
+        return _seed_in_range(value)
+    except CliError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("seed: ")) from None
 
 
 def _bots(text: str) -> tuple[str, ...]:
@@ -450,7 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("file")
     app.add_argument("action", help='e.g. \'{"type": "roll"}\' or \'{"type": "move", "token": 0}\'')
     bot = sub.add_parser("bot", help="the action a computer player chooses in a position")
-    bot.add_argument("--level", choices=("easy", "medium", "hard"), default="medium")
+    bot.add_argument("--level", choices=LEVELS, default="medium")
     bot.add_argument("--seed", type=_seed, default=0, help="its tie-breaks (default 0)")
     bot.add_argument("file", nargs="?", default="-")
     sub.add_parser("stdio", help="answer JSON requests (new, apply, legal, bot), one a line on "
@@ -512,10 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             result = replay_command(args.file)
     except (CliError, LudoError) as exc:
-        message = " ".join(str(exc).split())  # one line, whatever the input held
-        if len(message) > 300:
-            message = message[:299] + "…"
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
