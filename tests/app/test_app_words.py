@@ -155,3 +155,30 @@ def test_each_rule_set_has_its_own_heading_on_the_rules_screen() -> None:
     assert '<h3 id="rules-courtyard">Courtyard</h3><p class="kicker">A quick refresher</p>' \
         in html
     assert html.count("aria-labelledby=") == len(RULESETS)
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_the_rules_summary_speaks_of_the_clock_only_when_it_runs(rules: str) -> None:
+    """"Moves & details": with the clock off, no clock line and "Turn timer off"; with it on,
+    one line that starts "With the turn clock" (Royal's used to stay when the clock was off, and
+    Gilgiti's was missing: seed review 3)."""
+    seats = ("red", "green", "yellow", "blue")
+    for timer in (True, False):
+        table = Table.new(rules, seats, 3, now=0.0, timer=timer)
+        items = re.findall(r"<li>(.*?)</li>", panel.rules_html(table, table.scene()))
+        clock = [line for line in items if "seconds" in line or "timeout" in line]
+        if timer:
+            assert len(clock) == 1 and clock[0].startswith("With the turn clock"), items
+            assert "Turn timer off for this game." not in items
+        else:
+            assert clock == [] and items[-1] == "Turn timer off for this game.", items
+
+
+def test_the_rules_summaries_name_every_option_the_rules_give() -> None:
+    """Royal's two crowns offer three things, and a rider is never forced off; a Gilgiti team's
+    finished partner rests, then plays for the partner (seed review 3)."""
+    royal = " ".join(Table.new("royal", ("red", "green"), 3, now=0.0).scene().summary)
+    assert "or play the crown as a move" in royal and "never forced" in royal
+    teams = Table.new("gilgiti", ("red", "green", "yellow", "blue"), 3, now=0.0,
+                      options={"teams": True}).scene().summary
+    assert "A finished partner rests one turn, then rolls and plays for their partner." in teams

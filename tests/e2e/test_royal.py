@@ -294,6 +294,35 @@ def test_a_double_made_carried_and_moved_off_alone(page: Page) -> None:
     assert page.console_errors == []
 
 
+# Red's only man out rides on green's: red's crown takes man 1 to green's starting point (13)
+# and his extra 1 climbs onto green's man on 14; green's 2 carries the double on to 16.
+RIDER_ALONE = (roll("feather"), roll(2), roll("crown"), move(0), roll(1), move(0),
+               roll("crown"), move(0), roll(1), move(0), roll("crown"), move(0), roll(1),
+               move(0), roll(2), move(0))
+
+
+def test_a_rider_whose_only_move_is_moving_off_may_stay_on(page: Page) -> None:
+    """"The double may move off alone again when he pleases": red throws a number whose only
+    move is his rider moving off; he is offered that move and a button to stay on top."""
+    save, _ = saved_game(RIDER_ALONE, lambda f: f[0] in (1, 2, 3, 4))
+    boot_with(page, save)
+    state = state_of(page)
+    assert state.turn == "red" and state.phase == "roll" and state.riders == ((0, 0, 1, 0),)
+    act(page, lambda: page.click("#die"))
+    state = state_of(page)
+    assert state.phase == "move" and state.turn == "red"  # not played by itself
+    assert page.locator("#choices button").all_inner_texts() == ["Stay on top (lose this throw)"]
+    assert page.locator("#board .token.movable").evaluate_all(
+        "els => els.map(e => e.dataset.piece)") == ["red-0"]
+    act(page, lambda: page.click("#choices button"))
+    settle(page, "green")
+    state = state_of(page)
+    assert state.riders == ((0, 0, 1, 0),) and state.tokens[0][0] == state.tokens[1][0] == 16
+    assert "Ada (red) stayed on top of Bo (green) man 1: the throw is lost." in announced(page)
+    assert_double(page, "green-0", "red-0")
+    assert page.console_errors == []
+
+
 def test_two_crowns_reverse_the_double_and_a_reload_keeps_the_choice(page: Page) -> None:
     save, _ = saved_game(CARRIER_THROWS_AGAIN, lambda f: f[0] == "crown")
     boot_with(page, save)

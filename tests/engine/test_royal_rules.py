@@ -382,6 +382,68 @@ def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
                                         "(47 past Green's start).")
 
 
+# A rider whose owner has no other man out: moving him off is the only move a throw allows
+LONE_RIDER = {"men": {"red": [5, "balk", "balk", "balk"], "green": [5, "balk", "balk", "balk"]},
+              "doubles": [(("red", 0), ("green", 0))]}
+
+
+def test_s17_a_rider_is_never_forced_off_when_moving_off_is_the_only_move():
+    """"when he pleases": with moving off as the only move, the owner may stay on top and
+    let the throw go (seed review 3: the table used to play the move off by itself)."""
+    state = load(turn="green", phase="move", die=3, **LONE_RIDER)
+    assert [(a.type, a.token) for a in legal_actions(state)] == [("move", 0), ("stay", None)]
+    assert auto_action(state) is None  # a decision: not played by itself
+    assert [(c.kind, c.label) for c in choices(state)] == [
+        ("off", "moves off alone to space 9, a feather (47 past Green's start)"),
+        ("stay", "Stay on top (lose this throw)")]
+    after, events = apply(state, Action("stay"))
+    assert kinds(events) == ["stayed", "turn"]
+    assert events[0] == {"type": "stayed", "seat": "green", "value": 3, "tokens": [0],
+                         "carriers": [["red", 0]]}
+    assert told(events) == "Green stayed on top of Red man 1: the throw is lost."
+    assert after.turn == "yellow" and after.phase == "roll"
+    assert men(after, "green")[0] == 5 and doubles(after) == [
+        {"carrier": ["red", 0], "rider": ["green", 0]}]
+    # the same choice on the throw right after climbing on: the double is not undone at once
+    fresh = load(turn="green", men={"red": [13, "balk", "balk", "balk"]})
+    climbed, events = play(fresh, Action("roll", value="crown"), move(0))
+    assert "doubled" in kinds(events) and climbed.turn == "green" and climbed.phase == "roll"
+    again, _ = throw(climbed, 3)
+    assert {a.type for a in legal_actions(again)} == {"move", "stay"}
+
+
+def test_s17_staying_on_with_a_crown_still_earns_another_throw():
+    # green's other men are home, so no crown can start a man: moving off is the only move
+    state = load(turn="green", phase="move", die="crown", crowns=1,
+                 men={"red": [5, "balk", "balk", "balk"], "green": [5, "home", "home", "home"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    assert {a.type for a in legal_actions(state)} == {"move", "stay"}
+    after, events = apply(state, Action("stay"))
+    assert kinds(events) == ["stayed", "extra_roll"]
+    assert after.turn == "green" and after.phase == "roll"
+
+
+def test_s17_staying_on_is_refused_when_another_man_can_move():
+    # "He must move at every throw": another man can use the 3, so the throw cannot be let go
+    state = load(turn="green", phase="move", die=3,
+                 men={"red": [5, "balk", "balk", "balk"], "green": [5, 30, "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    assert "stay" not in {a.type for a in legal_actions(state)}
+    assert_illegal(state, Action("stay"), "green must move a man: staying on top is only")
+    assert_illegal(load(turn="green", **LONE_RIDER), Action("stay"), "no throw to let go")
+    # a man who rides nobody is never offered it either
+    assert_illegal(load(phase="move", die=3, men={"red": [5, "balk", "balk", "balk"]}),
+                   Action("stay"), "red must move a man")
+
+
+def test_s17_a_timeout_lets_the_rider_stay_on():
+    """Moving off is the player's choice; a player who ran out of time made none."""
+    state = load(turn="green", phase="move", die=3, **LONE_RIDER)
+    after, events = apply(state, Action("timeout"))
+    assert kinds(events) == ["timeout", "stayed", "turn"]
+    assert men(after, "green")[0] == 5 and len(doubles(after)) == 1
+
+
 def test_s18_a_rider_moving_off_cannot_play_into_an_occupied_space():
     state = load(turn="green", men={"red": [5, "balk", "balk", "balk"],
                                     "green": [5, "balk", "balk", "balk"],

@@ -104,8 +104,13 @@ SUMMARY = (
     "A single token takes a lone enemy token; stacks strike only an exactly matching block.",
     "8 stars are safe; an enemy block closes a star unless your team stands there too.",
     "Two 6s force a gate held by exactly two tokens of one colour.",
+    "With the turn clock: 30 seconds to roll and play; then the game plays for you (nobody is "
+    "removed).",
 )
-TEAM_SUMMARY = "Teams: Red + Yellow vs Green + Blue; all 8 tokens home to win."
+TEAM_SUMMARY = (
+    "Teams: Red + Yellow vs Green + Blue; all 8 tokens home to win.",
+    "A finished partner rests one turn, then rolls and plays for their partner.",
+)
 
 
 def _ci(colour: str) -> int:
@@ -219,7 +224,7 @@ def dice(rules: GilgitiRules, state: State) -> tuple[DieView, ...]:
 
 def summary(state: State | None) -> tuple[str, ...]:
     if state is not None and state.teams:
-        return SUMMARY + (TEAM_SUMMARY,)
+        return SUMMARY + TEAM_SUMMARY
     return SUMMARY
 
 

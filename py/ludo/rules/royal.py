@@ -228,8 +228,9 @@ class Play(NamedTuple):
 _new_state = tuple.__new__
 _roll_die = rng.roll_die
 ROLL = Action("roll")
+STAY = Action("stay")  # a rider's owner lets the throw go (see RoyalRules.may_stay)
 ROLL_OUTCOMES = tuple((Action("roll", value=face), 1 / 6) for face in FACES)
-ACTION_TYPES = ("roll", "move", "send_back", "reverse", "timeout", "quit")
+ACTION_TYPES = ("roll", "move", "send_back", "reverse", "stay", "timeout", "quit")
 _CLOCKWISE_AFTER = tuple(tuple((ci + k) % len(COLOURS) for k in range(1, len(COLOURS) + 1))
                          for ci in range(len(COLOURS)))
 
@@ -293,7 +294,7 @@ def _replace_man(tokens: tuple[tuple[int, ...], ...], ci: int, t: int,
 
 
 def parse_action(data: Any, field: str = "action") -> Action:
-    """A Royal action from its JSON form: roll, move, send_back, reverse, timeout or quit.
+    """A Royal action from its JSON form: roll, move, send_back, reverse, stay, timeout or quit.
 
     A roll's (or a timeout's) ``value`` is a face: 1, 2, 3, 4, "feather" or "crown".
     """
@@ -519,14 +520,25 @@ class RoyalRules:
                 options.append(("reverse", ct))
         return options
 
+    def may_stay(self, state: State) -> bool:
+        """Whether the player to act may let the throw go: every move it has is a rider of his
+        moving off alone, which the seed leaves to him ("The double may move off alone again
+        when he pleases"), so he may also stay on top and lose the throw."""
+        if state.phase != "move":
+            return False
+        found = self.plays(state)
+        return bool(found) and all(p.kind == "off" for p in found)
+
     def legal_actions(self, state: State) -> list[Action]:
-        """``[roll]`` before a throw, the legal moves after it; after two crowns in succession
-        a carrier's choices (send back, climb on top) and the crown's ordinary moves."""
+        """``[roll]`` before a throw, the legal moves after it (and ``stay`` when every move is
+        a rider moving off); after two crowns in succession a carrier's choices (send back,
+        climb on top) and the crown's ordinary moves."""
         phase = state.phase
         if phase == "roll":
             return [ROLL]
         if phase == "move":
-            return [Action("move", token=p.token) for p in self.plays(state)]
+            return [Action("move", token=p.token) for p in self.plays(state)] + (
+                [STAY] if self.may_stay(state) else [])
         if phase == "choose":
             return [Action(kind, token=t) for kind, t in self.two_crown_options(state)] + [
                 Action("move", token=p.token) for p in self.plays(state)]
@@ -545,6 +557,8 @@ class RoyalRules:
                     continue
                 seen_balk = True
             moves.append(Action("move", token=p.token))
+        if self.may_stay(state):
+            moves.append(STAY)
         return moves
 
     def auto_action(self, state: State) -> Action | None:
@@ -605,6 +619,8 @@ class RoyalRules:
             return self._move(state._replace(crowns=1), action.token, events)
         if phase == "over":
             raise IllegalAction("the game is over")
+        if kind == "stay":
+            return self._stay(state, events)
         if kind in ("send_back", "reverse"):
             if phase != "choose":
                 raise IllegalAction(f"{kind} is only for a carrier who has thrown two crowns "
@@ -822,6 +838,26 @@ class RoyalRules:
             return self._extra_throw(state, events)
         return self._next_turn(state, events)
 
+    def _stay(self, state: State, events: list[Event] | None) -> State:
+        """The player lets the throw go: his riders stay on top (the throw is lost; a crown
+        still earns another throw)."""
+        colour = state.turn
+        if state.phase != "move":
+            raise IllegalAction(f"{colour} has no throw to let go: staying on top is for a "
+                                "throw whose only moves are riders moving off")
+        if not self.may_stay(state):
+            raise IllegalAction(f"{colour} must move a man: staying on top is only for a throw "
+                                "whose only moves are riders moving off")
+        ci = COLOUR_INDEX[colour]
+        if events is not None:
+            riding = [(rt, [COLOURS[cc], ct]) for rc, rt, cc, ct in state.riders if rc == ci]
+            events.append({"type": "stayed", "seat": colour, "value": state.die,
+                           "tokens": [t for t, _ in riding],
+                           "carriers": [carrier for _, carrier in riding]})
+        if face_of(state.die) == CROWN:
+            return self._extra_throw(state, events)
+        return self._next_turn(state, events)
+
     def _choose(self, state: State, kind: str, token: Any, events: list[Event] | None,
                 forced: bool = False) -> State:
         colour = state.turn
@@ -853,13 +889,17 @@ class RoyalRules:
     def timeout_choice(self, state: State) -> Action:
         """What a timeout plays: deterministic, so every peer agrees.
 
-        Two crowns: send the rider back. A move: one that gets a man home, then
-        one that sends a man to balk, then one that climbs on an opponent, then
-        starting a man, then the man furthest along; ties to the lowest number.
+        Two crowns: send the rider back. A throw whose only moves are riders moving
+        off: stay on top (moving off is the player's choice, and he made none). A
+        move: one that gets a man home, then one that sends a man to balk, then one
+        that climbs on an opponent, then starting a man, then the man furthest
+        along; ties to the lowest number.
         """
         if state.phase == "choose":
             kind, token = self.two_crown_options(state)[0]
             return Action(kind, token=token)
+        if self.may_stay(state):
+            return STAY
         ci = COLOUR_INDEX[state.turn]
         best = max(self.plays(state), key=lambda p: (
             p.dest == HOME, p.kind == "carry" and p.meets is not None, p.meets is not None,

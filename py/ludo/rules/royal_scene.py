@@ -210,10 +210,12 @@ SUMMARY = (
     "crown.",
     "Land on a single opponent to ride on top: a double. The carrier must move it first.",
     "A double landing on an opponent sends it to balk. Never onto your own man or a double.",
-    "Two crowns in a row for a carrier: send the rider to balk or climb on top.",
+    "A rider moves off alone when its owner pleases: never forced, onto an empty space only.",
+    "Two crowns in a row for a carrier: send the rider to balk, climb on top, or play the crown "
+    "as a move.",
     "Home column: safe; numbers move up, only a crown reaches the home crown.",
-    "First with four men on the home crown wins. With the clock: 30 seconds a throw, the fifth "
-    "timeout removes a seat.",
+    "First with four men on the home crown wins.",
+    "With the turn clock: 30 seconds a throw; the fifth timeout removes a seat.",
 )
 
 
@@ -255,7 +257,12 @@ def choices(rules: RoyalRules, state: State) -> list[Choice]:
         return found + move_choices(rules, state)
     if state.phase != "move":
         return []
+    if rules.may_stay(state):  # moving off is never forced: staying on is a button
+        return move_choices(rules, state) + [Choice(Action("stay"), "stay", STAY_LABEL)]
     return move_choices(rules, state)
+
+
+STAY_LABEL = "Stay on top (lose this throw)"
 
 
 def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
@@ -388,6 +395,10 @@ def describe(event: Event, names: Names) -> str | None:
             return (f"Two crowns: {who} has no other man to move, so {victims} must go back to "
                     "balk.")
         return f"{who}'s double landed on {victims}: back to balk."
+    if kind == "stayed":
+        carriers = either([f"{name_of(c, names)} man {t + 1}" for c, t in event["carriers"]],
+                          "and")
+        return f"{who} stayed on top of {carriers}: the throw is lost."
     if kind == "reversed":
         cc, ct = event["carrier"]
         return (f"Two crowns: {who} climbed on top of {name_of(cc, names)} man {ct + 1}, who now "
@@ -495,7 +506,9 @@ HELP = Help(
          "move whenever you can, to your advantage or not; with no move the throw is lost."),
         ("Doubles.", "Land on a single opponent and your man climbs on top: a double. Its owner "
          "now carries you: while the double can move, he must move it in preference to all his "
-         "other men. Your man may move off alone when you please, but only onto an empty space. "
+         "other men. Your man may move off alone when you please, but only onto an empty space; "
+         "you are never forced to: when moving off is all a throw allows, you may stay on top "
+         "and let the throw go. "
          "A double that lands on an opponent sends him back to his balk. Nobody plays onto his "
          "own man or onto a double, and a space holds at most two men."),
         ("Two crowns.", "A carrier who throws two crowns in succession may send the rider back "
