@@ -419,3 +419,44 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
         assert page.text_content("#board-notice") == told
         assert facts(page)["over"] and page.locator("dialog[open]").count() == 0
     assert host.errors == [] and guest.errors == []
+
+
+def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
+        browser: Browser, server_url: str) -> None:
+    """The host opens the game again in another tab of the same browser (a bookmark, the
+    home-screen icon): that tab takes the table, the first lets go of the room's connections,
+    and the guest calls the host again and finds the new tab. "Play here" brings it back.
+    (Hostile review 4: the guest's links stayed with the tab that stepped aside, while the new
+    tab played without the guest and timed it out.)"""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    guest = join(browser, link, "Gus", "green")
+    start(host, [guest])
+    second = host.context.new_page()
+    second.errors = []
+    second.on("pageerror", lambda e: second.errors.append(str(e)))
+    second.goto(server_url + PARAMS)  # no link: the device's own room resumes from storage
+    second.wait_for_selector("#screen-table:not([hidden])", timeout=BOOT_MS)
+    host.wait_for_selector("#tab-banner:not([hidden])")
+    assert facts(host)["status"] == "This room is open in another tab of this browser."
+    # the guest finds the new tab: it counts green as here, and the two play on together
+    second.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
+                             timeout=60_000)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    began = facts(second)["version"]
+    play_to_end(second, [second, guest], limit_s=120, max_actions=6)
+    same_position([second, guest])
+    assert facts(guest)["version"] > began and facts(host)["version"] == began
+    assert json.loads(facts(second)["position"])["timeouts"]["green"] == 0
+    # "Play here" in the first tab: it opens the room again, and the guest follows it there
+    host.click("#btn-play-here")
+    second.wait_for_selector("#tab-banner:not([hidden])")
+    host.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
+                           timeout=60_000)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    moved = facts(host)["version"]
+    assert moved >= facts(guest)["version"] - 1
+    play_to_end(host, [host, guest], limit_s=120, max_actions=6)
+    same_position([host, guest])
+    assert facts(guest)["version"] > moved
+    assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
+    assert host.errors == [] and second.errors == [] and guest.errors == []

@@ -121,6 +121,7 @@ class Online:
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
         self.save_timer: Timeout | None = None  # a guest's save, soon (see changed)
+        self.suspended = False  # another tab of this browser holds the room now (suspend)
         try:
             url = signal_url(str(window.location.href), read_setting(document))
         except SignallingError as exc:
@@ -251,6 +252,8 @@ class Online:
         if self.save_timer is not None:  # (a save soon is this one)
             self.save_timer.cancel()
             self.save_timer = None
+        if self.suspended:  # the tab that holds the room now writes it
+            return
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
         storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
         storage.put(_key_key(self.role, self.id),
@@ -258,6 +261,20 @@ class Online:
 
     def link(self) -> str:
         return room_link(self.id, self.fingerprint)
+
+    def suspend(self) -> None:
+        """Another tab of this browser took the table, and it opens this room from storage
+        itself: let go of the room's connections and stop writing it. Two tabs holding one
+        room would split the match (the guests' links staying with a tab that no longer
+        plays, while the other times them out); without this tab's links, each guest calls
+        the room's host again and finds the tab that plays. Storage keeps the room."""
+        self.suspended = True
+        for timer in (self.save_timer, self.tick_timer):
+            if timer is not None:
+                timer.cancel()
+        self.save_timer = self.tick_timer = None
+        self.transport.stop()
+        self.status = "This room is open in another tab of this browser."
 
     def leave(self) -> None:
         if self.save_timer is not None:  # nothing may write the room back after this
@@ -292,6 +309,8 @@ class Online:
 
     def status_line(self) -> str:
         room, t = self.room, self.room.table
+        if self.suspended:  # its connections are another tab's now: nothing here is live
+            return self.status
         if self.role == "guest":
             if room.problem:
                 return room.problem
@@ -323,6 +342,31 @@ class OnlineController(Controller):
     def __init__(self) -> None:
         super().__init__()
         self.online: Online | None = None
+
+    def step_aside(self) -> None:
+        if self.online is not None:  # the tab that took the table opens the room itself
+            self.online.suspend()
+        super().step_aside()
+
+    def claim(self, reload: bool = False) -> None:
+        online = self.online
+        if online is None or not online.suspended:
+            super().claim(reload)
+            return
+        # this tab let go of its room when another took the table: open it again from
+        # storage, where that tab kept it (and which now lets go of it in turn)
+        self.online = None
+        self.screen.bottom_left = None
+        self.auto.cancel()
+        self.table = None
+        self.persist.claim()
+        session = _load(SESSION_KEY)
+        if isinstance(session, dict):
+            self.resume(session)
+        if self.online is None:  # the room has closed meanwhile: this device's own game
+            self.load_saved()
+            self.route()
+            self.schedule()
 
     def boot(self) -> None:
         for target, handler in (("btn-room-copy", self.on_copy), ("btn-room-share", self.on_share),
