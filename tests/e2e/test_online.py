@@ -459,4 +459,21 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     same_position([host, guest])
     assert facts(guest)["version"] > moved
     assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
-    assert host.errors == [] and second.errors == [] and guest.errors == []
+    # the guest's device too: its new tab joins the room as green again, the old one lets go
+    guest2 = guest.context.new_page()
+    guest2.errors = []
+    guest2.on("pageerror", lambda e: guest2.errors.append(str(e)))
+    guest2.goto(server_url + PARAMS)
+    guest2.wait_for_selector("#screen-table:not([hidden])", timeout=BOOT_MS)
+    guest.wait_for_selector("#tab-banner:not([hidden])")
+    guest2.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
+                           timeout=60_000)
+    assert facts(guest2)["seat"] == "green"
+    moved = facts(host)["version"]
+    play_to_end(host, [host, guest2], limit_s=120, max_actions=6)
+    same_position([host, guest2])
+    assert facts(guest2)["version"] > moved and facts(guest)["version"] <= moved
+    assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
+    assert host.errors == [] and second.errors == [] and guest.errors == [] \
+        and guest2.errors == []
