@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -32,10 +33,56 @@ from .notation import (
 )
 
 MAX_ACTIONS_PER_GAME = 200_000  # a game longer than this counts as never ending
+COMMANDS = ("simulate", "new", "legal", "apply", "bot", "stdio", "replay", "verify",
+            "tournament")
+"""The commands: an object whose "command" is one of them is a previous answer."""
 
 
 class CliError(Exception):
     """Bad input: reported on one line, exit status 2."""
+
+
+class OutputError(CliError):
+    """The answer could not be written (standard output closed, a full disk...): reported on
+    one line, exit status 2. A reader that went away (a broken pipe) is not one: that ends
+    quietly."""
+
+
+def _write_line(sink: Any, text: str) -> None:
+    """One line of output, flushed: an OutputError if it cannot be written (BrokenPipeError,
+    the reader gone, passes through)."""
+    if sink is None:  # started with standard output closed (`>&-`)
+        raise OutputError("cannot write the answer: standard output is closed")
+    try:
+        sink.write(text + "\n")
+        sink.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write the answer: {exc.strerror or exc}") from None
+    except ValueError:  # writing to a closed stream
+        raise OutputError("cannot write the answer: standard output is closed") from None
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that what could not be written is not
+    tried again (with a traceback) when Python exits."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real stdout (tests, embedding)
+        pass
+
+
+def _say(message: str) -> None:
+    """``error: <message>`` on stderr, if there is a stderr to write to."""
+    if sys.stderr is None:  # (print(file=None) would write to stdout)
+        return
+    try:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def simulate(rules_name: str, players: int, games: int, seed: int,
@@ -136,8 +183,12 @@ def _position_of(data: Any) -> Any:
     ``legal`` printed (its ``position`` member), so that one command's output can be saved and
     handed to the next as it is."""
     if isinstance(data, dict) and "command" in data and "format" not in data:
+        command = data["command"]
+        if not isinstance(command, str) or command not in COMMANDS:
+            raise CliError(f"its \"command\" {quote(command)} is not one of this program's "
+                           "commands: give a position, or the output of new or apply")
         if "position" not in data:
-            raise CliError(f"this is the output of {quote(data['command'])}, which holds no "
+            raise CliError(f"this is the output of {quote(command)}, which holds no "
                            "position: give a position, or the output of new or apply")
         return position_from_json(data["position"])
     return position_from_json(data)
@@ -267,6 +318,8 @@ def answer(request: Any) -> dict[str, Any]:
         if players not in (2, 3, 4):
             raise CliError("players: 2, 3 or 4")
         seats = _field(request, "seats", list, None)
+        if seats is not None and "players" in request:
+            raise CliError('give "players" or "seats", not both')
         seed = _seed_in_range(_field(request, "seed", int, 1))
         options = _field(request, "options", dict, {})
         return new_command(rules_name, players, None if seats is None else tuple(seats), seed,
@@ -290,15 +343,29 @@ def stdio(source: Any = None, sink: Any = None) -> int:
     whole game in one process (a process per action costs about 0.15 s of start-up). A bad
     request gets ``{"error": "..."}`` and the next one is read; a request's ``id``, if given,
     comes back with its answer."""
-    source = source if source is not None else sys.stdin.buffer
+    if source is None:
+        if sys.stdin is None:  # started with standard input closed (`<&-`)
+            raise CliError("cannot read standard input: it is closed")
+        source = sys.stdin.buffer
     sink = sink if sink is not None else sys.stdout
+    if sink is None:
+        raise OutputError("cannot write the answers: standard output is closed")
+
+    def read_line() -> Any:
+        try:
+            return source.readline(MAX_JSON_BYTES + 1)
+        except OSError as exc:
+            raise CliError(f"cannot read standard input: {exc.strerror or exc}") from None
+        except ValueError:  # reading a closed stream
+            raise CliError("cannot read standard input: it is closed") from None
+
     while True:
-        line = source.readline(MAX_JSON_BYTES + 1)
+        line = read_line()
         if not line:
             return 0
         if len(line) > MAX_JSON_BYTES and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of an oversized line
-                line = source.readline(MAX_JSON_BYTES + 1)
+                line = read_line()
             reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
                                               "bytes)"}
         elif not line.strip():
@@ -313,9 +380,8 @@ def stdio(source: Any = None, sink: Any = None) -> int:
             if isinstance(request, dict) and "id" in request:
                 reply = {"id": request["id"], **reply}
         try:
-            sink.write(json.dumps(reply, separators=(",", ":")) + "\n")
-            sink.flush()
-        except BrokenPipeError:
+            _write_line(sink, json.dumps(reply, separators=(",", ":")))
+        except BrokenPipeError:  # the reader went away: nothing more to say
             return 0
 
 
@@ -444,7 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
     new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",
                       help="default courtyard")
-    new_.add_argument("--players", type=int, choices=(2, 3, 4), default=4,
+    new_.add_argument("--players", type=int, choices=(2, 3, 4), default=None,
                       help="seated as the rule set seats them (default 4)")
     new_.add_argument("--seats", type=_seats, default=None, metavar="COLOURS",
                       help="comma-separated colours, e.g. red,yellow (instead of --players)")
@@ -502,7 +568,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "legal":
             result = legal(args.file, args.roll)
         elif args.command == "new":
-            result = new_command(args.rules, args.players, args.seats, args.seed,
+            if args.players is not None and args.seats is not None:
+                raise CliError("give --players or --seats, not both")
+            result = new_command(args.rules, args.players or 4, args.seats, args.seed,
                                  _chosen_options(args))
         elif args.command == "apply":
             result = apply_command(args.file, args.action)
@@ -519,17 +587,18 @@ def main(argv: list[str] | None = None) -> int:
             result = verify_command(args.file)
         else:
             result = replay_command(args.file)
+        _write_line(sys.stdout, json.dumps(result, separators=(",", ":")))
+    except BrokenPipeError:  # the reader went away (`... | head`): nothing more to say
+        _drop_output()
+        return 0
     except (CliError, LudoError) as exc:
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        _say(_one_line(exc))
+        if isinstance(exc, OutputError):
+            _drop_output()
         return 2
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        _say("interrupted")
         return 130
-    try:
-        print(json.dumps(result, separators=(",", ":")), flush=True)
-    except BrokenPipeError:  # the reader went away (`... | head`): nothing more to say
-        sys.stderr.close()
-        return 0
     return 0
 
 

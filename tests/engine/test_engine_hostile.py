@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from enginekit import load, pos
 
-from ludo import NotationError, parse_position, parse_record
-from ludo.cli import main
+from ludo import IllegalAction, NotationError, apply, new_game, parse_position, parse_record
+from ludo.cli import CliError, answer, main
+from ludo.engine import rules_for
 from ludo.errors import quote
 from ludo.notation import MAX_JSON_BYTES, json_depth, load_json
 
@@ -173,3 +174,74 @@ def test_fuzzed_positions_and_records_give_one_line_or_an_answer(tmp_path, capsy
         assert status in (0, 2), (i, text)
         if status == 2:
             assert len(err.strip().splitlines()) == 1 and len(err) < 400, (text, err)
+
+
+def _sh(redirect: str, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """``python -m ludo ARGS`` started by the shell with ``redirect`` (``<&-``, ``>&-``,
+    ``> /dev/full``): the streams as a user's shell would leave them."""
+    return subprocess.run(["/bin/sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable,
+                           "-m", "ludo", *args], input=stdin, capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "py")})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full") or not os.path.exists("/bin/sh"),
+                    reason="needs /bin/sh and /dev/full")
+@pytest.mark.parametrize("args,redirect,words", [
+    (["stdio"], "<&-", "cannot read standard input: it is closed"),
+    (["stdio"], ">&-", "cannot write the answers: standard output is closed"),
+    (["stdio"], "> /dev/full", "cannot write the answer: No space left on device"),
+    (["new"], "> /dev/full", "cannot write the answer: No space left on device"),
+    (["new"], ">&-", "cannot write the answer: standard output is closed"),
+    (["simulate", "--games", "2"], "> /dev/full",
+     "cannot write the answer: No space left on device"),
+])
+def test_cli_says_so_when_it_cannot_read_or_write(args, redirect, words) -> None:
+    # one line on stderr and status 2: never a traceback, never 0 when nothing was written
+    result = _sh(redirect, *args, stdin=b'{"command": "new"}\n')
+    err = result.stderr.decode()
+    assert result.returncode == 2 and err == f"error: {words}\n", (result.returncode, err)
+
+
+@pytest.mark.parametrize("args", [["new"], ["stdio"]])
+def test_cli_ends_quietly_when_its_reader_goes_away(args) -> None:
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first answer: a broken pipe
+    try:
+        result = subprocess.run([sys.executable, "-m", "ludo", *args], stdout=write,
+                                stderr=subprocess.PIPE, input=b'{"command": "new"}\n' * 20,
+                                timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT / "py")})
+    finally:
+        os.close(write)
+    assert result.returncode == 0 and result.stderr == b""
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_every_rule_set_quotes_unknown_fields_and_seats_alike(rules) -> None:
+    odd = {"type": "roll", "a\nb": 1, " ": 2, "x" * 5000: 3}
+    with pytest.raises(NotationError) as info:
+        rules_for(rules).parse_action(odd)
+    assert str(info.value) == ('action: unknown field(s) " ", "a\\nb", "'
+                               + "x" * (40 - 2) + '…')
+    state = new_game(rules, ("red", "green"), 1)
+    with pytest.raises(IllegalAction, match='^"purple" is not a seat in this game$'):
+        apply(state, rules_for(rules).parse_action({"type": "quit", "seat": "purple"}))
+
+
+def test_new_takes_players_or_seats_not_both(capsys) -> None:
+    assert main(["new", "--players", "3", "--seats", "red,green"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "error: give --players or --seats, not both\n"
+    with pytest.raises(CliError, match='^give "players" or "seats", not both$'):
+        answer({"command": "new", "players": 2, "seats": ["red", "blue"]})
+    assert main(["new", "--players", "2"]) == 0  # each alone is fine
+    assert json.loads(capsys.readouterr().out)["position"]["seats"] == ["red", "yellow"]
+    assert answer({"command": "new", "seats": ["red", "blue"]})["position"]["seats"] == \
+        ["red", "blue"]
+
+
+@pytest.mark.parametrize("command", [5, None, ["new"], "fly", ""])
+def test_an_object_whose_command_is_no_command_is_not_a_previous_answer(command) -> None:
+    with pytest.raises(CliError) as info:
+        answer({"command": "apply", "position": {"command": command}, "action": {"type": "roll"}})
+    assert str(info.value) == (f'its "command" {quote(command)} is not one of this program\'s '
+                               "commands: give a position, or the output of new or apply")

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, TypeGuard
 
 from .. import rng
 from ..actions import Action
-from ..errors import IllegalAction, NotationError
+from ..errors import IllegalAction, NotationError, quote
 from ..geometry import (
     COLOURS,
     ENTRANCE_SQUARES,
@@ -790,7 +790,7 @@ class GilgitiRules:
 
     def _quit(self, state: State, seat: Any, events: list[Event] | None) -> State:
         if not isinstance(seat, str) or seat not in state.seats:
-            raise IllegalAction(f"{seat!r} is not a seat in this game")
+            raise IllegalAction(f"{quote(seat)} is not a seat in this game")
         if events is not None:
             events.append({"type": "quit", "seat": seat})
         # the turn under way never completed, so it does not count
@@ -965,7 +965,7 @@ def parse_gilgiti_action(data: Any, field: str = "action") -> Action:
         raise NotationError(f"{field}.type", f"must be one of {', '.join(ACTION_TYPES)}")
     unknown = set(data) - {"type", "token", "tokens", "value", "seat"}
     if unknown:
-        raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(quote, unknown)))}")
     allowed = {"roll": {"value"}, "move": {"token", "tokens", "value"}, "force": {"tokens"},
                "timeout": {"value"}, "quit": {"seat"}}[kind]
     for name in ("token", "tokens", "value", "seat"):
@@ -1189,21 +1189,21 @@ class _PositionReader:
             raise NotationError("phase", "must be \"roll\", \"move\" or \"over\"")
         turn = self.field("turn", str)
         if turn not in seats:
-            raise NotationError("turn", f"{turn!r} is not a seat in this game")
+            raise NotationError("turn", f"{quote(turn)} is not a seat in this game")
         rolled = self.values("rolled")
         unplayed = self.values("unplayed")
 
         resting_data = self.field("resting", list)
         for i, colour in enumerate(resting_data):
             if colour not in seats:
-                raise NotationError(f"resting[{i}]", f"{colour!r} is not a seat in this game")
+                raise NotationError(f"resting[{i}]", f"{quote(colour)} is not a seat in this game")
         resting = frozenset(resting_data)
         if [c for c in seats if c in resting] != resting_data:
             raise NotationError("resting", "must list seats once each, in clockwise order")
 
         quit_ = data["quit"]
         if quit_ is not None and quit_ not in seats:
-            raise NotationError("quit", f"{quit_!r} is not a seat in this game")
+            raise NotationError("quit", f"{quote(quit_)} is not a seat in this game")
         winners_data = self.field("winners", list)
         winners = tuple(winners_data)
 

@@ -305,7 +305,7 @@ def parse_action(data: Any, field: str = "action") -> Action:
         raise NotationError(f"{field}.type", f"must be one of {', '.join(ACTION_TYPES)}")
     unknown = set(data) - {"type", "token", "value", "seat"}
     if unknown:
-        raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(quote, unknown)))}")
     token = data.get("token")
     value = data.get("value")
     seat = data.get("seat")
