@@ -221,11 +221,13 @@ def frames(text: str, size: int = FRAME_BYTES) -> list[str]:
 class Reassembler:
     """Puts parts back together (they arrive in order on a reliable, ordered channel).
 
-    Returns whole messages; parts out of order, over ``max_bytes`` in all or malformed
-    drop the message being assembled (ProtocolError)."""
+    Returns whole messages; parts out of order, over ``max_bytes`` in all, empty, more of
+    them than a message of ``max_bytes`` needs (in parts of ``size``, as :func:`frames` cuts
+    them), or malformed drop the message being assembled (ProtocolError)."""
 
-    def __init__(self, max_bytes: int) -> None:
+    def __init__(self, max_bytes: int, size: int = FRAME_BYTES) -> None:
         self.max_bytes = max_bytes
+        self.max_parts = -(-max_bytes // (size - 32))  # 257 for a host's 4 MiB
         self.parts: list[str] = []
         self.size = 0
         self.expected = 0
@@ -248,6 +250,12 @@ class Reassembler:
         if i != len(self.parts) or (self.parts and n != self.expected) or not 1 < n or i >= n:
             self._reset()
             raise ProtocolError("bad-frame", "a part out of order")
+        if n > self.max_parts or not data:
+            # an honest sender never cuts a message into more parts than its largest needs,
+            # nor sends an empty one: each would be kept, and cost this side memory
+            self._reset()
+            raise ProtocolError("bad-frame", f"a message of at most {self.max_parts} parts, "
+                                "none empty")
         self.size += len(data)
         if self.size > self.max_bytes:
             self._reset()

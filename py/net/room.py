@@ -39,6 +39,8 @@ from ludo import (
     Action,
     IllegalAction,
     LudoError,
+    apply,
+    auto_action,
     chance_outcomes,
     is_chance,
     rules_for,
@@ -67,6 +69,7 @@ from .record import (
     seed_of,
     throw_of,
 )
+from .signalling import is_room_id
 
 HOST = "host"
 """The host's participant id in the dice (it contributes for its local and computer seats)."""
@@ -94,6 +97,8 @@ ANSWERS = {"act": frozenset({"not-seated", "not-started", "bad-action", "illegal
            "watch": frozenset({"seated"})}
 ANY_REQUEST = frozenset({"too-many", "stale", "not-hello", "bad-frame", "bad-json", "bad-schema",
                          "too-big", "unknown-type", "version"})  # any message's refusals
+
+SENT_PER_VERSION = 8  # a guest's own actions kept per position, to check what the host played
 
 Send = Callable[[str, str], None]  # (peer id, text)
 
@@ -131,6 +136,59 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
 
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+
+
+def saved_room_id(data: Mapping[str, Any], key: str | None = None) -> str:
+    """The room id of a saved room (read as hostile input): a room id, and the one of the
+    storage key it was found under (``key``, when given); ValueError otherwise. A room whose
+    id is anything else is damaged: its page would put it in the address and send it to the
+    signalling helper, which refuses it (docs/online.md, "Saved rooms")."""
+    room = data["room"]
+    if not is_room_id(room):
+        raise ValueError(f"room: not a room id ({str(room)[:30]!r})")
+    if key is not None and room != key:
+        raise ValueError("room: not the id it was saved under")
+    return str(room)
+
+
+def saved_room_refusal(data: Any, key: str) -> str | None:
+    """Why a room saved under the room id ``key`` cannot be opened as it is, or None (its id
+    only; the rest is checked when it is restored). The page drops such a room and opens Home,
+    like a room it cannot read."""
+    if not is_room_id(key):
+        return "the saved room's key is not a room id"
+    if not isinstance(data, dict):
+        return "a saved room is a JSON object"
+    try:
+        saved_room_id(data, key)
+    except (KeyError, ValueError) as exc:
+        return f"the saved room is damaged ({exc})"
+    return None
+
+
+def as_asked(before: Any, after: Any, played: Action, asked: list[dict[str, Any]]) -> bool:
+    """Whether the host's ``played``, which took the position from ``before`` to ``after``,
+    carries out one of the actions this device sent for its seat at ``before`` (``asked``),
+    or needed nobody to ask: the seat's only decision, which the host's table plays by itself
+    at the deadline when the seat's own page has not (Table.due). Compared by outcome: another
+    token from the same square is the same move. At a roll, the host supplies the die."""
+    if is_chance(before):
+        shape = {k: v for k, v in played.to_json().items() if k != "value"}
+        return any({k: v for k, v in a.items() if k != "value"} == shape for a in asked)
+    wanted = list(asked)
+    auto = auto_action(before)
+    if auto is not None:
+        wanted.append(auto.to_json())
+    rules = rules_for(before)
+    for data in wanted:
+        if data == played.to_json():
+            return True
+        try:
+            if apply(before, rules.parse_action(data))[0] == after:
+                return True
+        except (LudoError, IllegalAction):
+            continue
+    return False
 
 
 class FollowerTable(Table):
@@ -741,10 +799,11 @@ class HostRoom:
         return data
 
     @classmethod
-    def restore(cls, data: Any, send: Send, now: float) -> HostRoom:
-        """The room from :meth:`to_json` (LudoError or DiceError if it does not verify)."""
+    def restore(cls, data: Any, send: Send, now: float, key: str | None = None) -> HostRoom:
+        """The room from :meth:`to_json` (LudoError or DiceError if it does not verify);
+        ``key``: the room id it was stored under, which its own must be."""
         try:
-            return cls._restore(data, send, now)
+            return cls._restore(data, send, now, key)
         except (LudoError, DiceError):
             raise
         except Exception as exc:  # a boundary: a stored room is hostile input to its page
@@ -752,11 +811,11 @@ class HostRoom:
                             ) from None
 
     @classmethod
-    def _restore(cls, data: Any, send: Send, now: float) -> HostRoom:
+    def _restore(cls, data: Any, send: Send, now: float, key: str | None = None) -> HostRoom:
         if not isinstance(data, dict):
             raise DiceError("a saved room is a JSON object")
         try:
-            room = cls(data["room"], data["rules"], tuple(data["seats"]), data["kinds"],
+            room = cls(saved_room_id(data, key), data["rules"], tuple(data["seats"]), data["kinds"],
                        data["names"], _flag(data["timer"]), data["options"],
                        _turn_seconds(data["turnSeconds"]), send,
                        SecretChain.from_json(data["chains"][0]), data["match"])
@@ -855,7 +914,9 @@ class GuestRoom:
         self.here: list[str] = []  # seats whose players are connected
         self.revealed: set[int] = set()
         self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
-        self.sent: dict[int, dict[str, Any]] = {}  # version -> the action we sent there
+        # version -> the actions we sent at that position (a move, then a quit, say); kept
+        # until the host plays that position, to tell whether it played what we asked
+        self.sent: dict[int, list[dict[str, Any]]] = {}
         # the person's requests sent on this connection and not yet answered ("act", "claim",
         # "watch"): a refusal is shown over the board only when it answers one (ANSWERS)
         self.awaiting: set[str] = set()
@@ -1019,7 +1080,9 @@ class GuestRoom:
         if action.type == "quit" and action.seat == self.seat:
             self.quit_sent = True
             self.on_saved()
-        self.sent[self.table.version] = action.to_json()
+        sent = self.sent.setdefault(self.table.version, [])
+        sent.append(action.to_json())
+        del sent[:-SENT_PER_VERSION]
         self.awaiting.add("act")
         self.send("act", version=self.table.version, action=action.to_json())
 
@@ -1271,6 +1334,9 @@ class GuestRoom:
         self.dice = LedgerDice(ledger, verified.used)
         table.dice = self.dice
         self.table, self.ledger = table, ledger
+        # what we sent at positions the record has played is settled by the record (entries
+        # at its own position stay: the host may still play an action it queued there)
+        self.sent = {v: a for v, a in self.sent.items() if v >= table.version}
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
@@ -1350,8 +1416,16 @@ class GuestRoom:
                 self.problem = (f"The host made your seat, {t.name(self.seat)}, leave the "
                                 "match: you did not ask to leave from this device.")
                 self.notice(self.problem)
-        elif actor == self.seat and action.type not in ("timeout",) and mine is None:
-            self.notice("The host played a move for your seat that you did not make.")
+        elif actor == self.seat and action.type != "timeout" \
+                and not as_asked(state, t.state, t.record.actions[-1], mine or []):
+            # a move for our seat we did not send, or another one than we sent (the host's
+            # table plays our seat's only decision at the deadline, and may: not flagged)
+            if mine is None:
+                self.notice("The host played a move for your seat that you did not make.")
+            else:
+                played = " ".join(t.told) or "another move"
+                self.notice("The host played a move for your seat other than the one you "
+                            f"made: {played}")
         self.sent = {v: a for v, a in self.sent.items() if v > version}
         if action.type == "timeout" and timed_out is not None:
             self.early_timeout(t, timed_out, deadline, deadline_from, now)
@@ -1446,7 +1520,10 @@ class GuestRoom:
                 "earlyTimeouts": self.early_timeouts}
 
     @classmethod
-    def restore(cls, data: Any, send: Callable[[str], None]) -> GuestRoom:
+    def restore(cls, data: Any, send: Callable[[str], None],
+                key: str | None = None) -> GuestRoom:
+        """The room from :meth:`to_json` (DiceError if it is damaged); ``key``: the room id
+        it was stored under, which its own must be."""
         if not isinstance(data, dict):
             raise DiceError("a saved room is a JSON object")
         try:
@@ -1454,7 +1531,7 @@ class GuestRoom:
             bytes.fromhex(secret)
             if len(secret) != 64:
                 raise ValueError("secret")
-            room = cls(data["room"], secret, clean_name(str(data["name"])), send,
+            room = cls(saved_room_id(data, key), secret, clean_name(str(data["name"])), send,
                        [SecretChain.from_json(c) for c in data["chains"]])
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None

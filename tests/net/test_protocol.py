@@ -19,6 +19,7 @@ from net.protocol import (
     GUEST_MESSAGES,
     HOST_MESSAGES,
     MAX_GUEST_BYTES,
+    MAX_HOST_BYTES,
     ProtocolError,
     Reassembler,
     decode,
@@ -67,7 +68,7 @@ def test_long_messages_travel_in_parts_and_come_back_whole(text: str, size: int)
     text = "{" + text
     parts = frames(text, size)
     assert all(len(p) <= size for p in parts)
-    r = Reassembler(10**7)
+    r = Reassembler(10**7, size)
     out = [r.feed(p) for p in parts]
     assert out[-1] == text and all(o is None for o in out[:-1])
 
@@ -78,8 +79,8 @@ def test_parts_out_of_order_or_too_many_are_refused() -> None:
     r.feed(parts[0])
     with pytest.raises(ProtocolError):
         r.feed(parts[2])
-    r = Reassembler(2500)
-    with pytest.raises(ProtocolError, match="at most"):
+    r = Reassembler(2500, 100)  # (parts of 100: six are not too many, 5001 bytes are)
+    with pytest.raises(ProtocolError, match="at most 2500 bytes"):
         for p in parts:
             r.feed(p)
     r = Reassembler(10**7)
@@ -89,6 +90,23 @@ def test_parts_out_of_order_or_too_many_are_refused() -> None:
     for bad in ("~x/2:a", "~1/1:a", "~0/1:", "~3/2:a", "~0/2"):
         with pytest.raises(ProtocolError):
             Reassembler(100).feed(bad)
+
+
+def test_empty_parts_or_more_parts_than_the_largest_message_needs_are_refused() -> None:
+    # an honest host cuts its largest message (4 MiB) into at most 257 parts, none empty: a
+    # hostile one must not make a guest keep parts without end (hostile review 4, finding 8)
+    r = Reassembler(MAX_HOST_BYTES)
+    assert r.max_parts == 257
+    assert len(frames("{" + "x" * (MAX_HOST_BYTES - 1))) == 257
+    for bad in ("~0/258:x", "~0/99999999:x", "~0/2:"):
+        with pytest.raises(ProtocolError) as err:
+            Reassembler(MAX_HOST_BYTES).feed(bad)
+        assert err.value.code == "bad-frame"
+    r.feed("~0/3:x")
+    with pytest.raises(ProtocolError) as err:
+        r.feed("~1/3:")  # an empty part in the middle drops the message being assembled
+    assert err.value.code == "bad-frame" and r.parts == []
+    assert r.feed("{}") == "{}"
 
 
 # -- forged messages against a running match -----------------------------------------------

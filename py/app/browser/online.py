@@ -391,11 +391,21 @@ class OnlineController(Controller):
     # -- opening rooms ---------------------------------------------------------------------
 
     def resume(self, session: dict[str, Any]) -> None:
+        from net.room import saved_room_refusal
+
         room, role = session.get("room"), session.get("role")
         if not isinstance(room, str) or role not in ("host", "guest"):
             return
         saved = _load(_room_key(role, room))
         if saved is None:
+            storage.remove(SESSION_KEY)
+            return
+        refusal = saved_room_refusal(saved, room)
+        if refusal is not None:
+            # damaged like a room that cannot be read (an id that is no room id, or not the
+            # one it was saved under): dropped, and the page opens Home (docs/online.md)
+            window.console.warn(f"the saved room cannot be used: {refusal}")
+            storage.remove(_room_key(role, room))
             storage.remove(SESSION_KEY)
             return
         fingerprint = _guest_fingerprint(room) if role == "guest" else None

@@ -141,7 +141,16 @@ class Signal:
         self.on_state("connecting")
 
     def _opened(self, event: Any) -> None:
-        self.socket.send(signalling.join_message(self.room, self.hello))
+        try:
+            join = signalling.join_message(self.room, self.hello)
+        except signalling.SignallingError as exc:
+            # a room id from storage or a link that is no room id (the page checks both
+            # before it opens a room): said in the room's status, never the page's fault
+            window.console.warn(f"signalling: {exc}")
+            self.close()
+            self.on_state(f"error:{exc}")
+            return
+        self.socket.send(join)
 
     def _message(self, event: Any) -> None:
         try:
