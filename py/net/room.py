@@ -633,9 +633,21 @@ class HostRoom:
         when it waits for a roll's reveals; IllegalAction when refused."""
         if self.table is None:
             raise IllegalAction("the match has not started")
-        if actor in self.online_seats():  # its player acts from its own device, and only there
+        if actor in self.online_seats() and not self._due_for(actor, action, now):
+            # its player acts from its own device, and only there
             raise IllegalAction(f"{actor} plays from its own device, not from the host's")
         return self.submit(actor, action, now, None)
+
+    def _due_for(self, seat: str, action: Action, now: float) -> bool:
+        """Whether the table itself plays ``action`` for an online seat now: the seat's only
+        move, once its clock has run out (its page plays that move itself, but a guest that
+        dropped after rolling never sends it; ``Table.due``). Without this the host's page
+        was refused that move at the deadline and asked again at once, and the match stood
+        still (found with hostile review 4's fixes)."""
+        t = self.table
+        due = t.due(now) if t is not None else None
+        return due is not None and due.kind == "auto" and due.seat == seat \
+            and due.at <= now and due.action == action
 
     def submit(self, actor: str, action: Action, now: float, seen: int | None) -> bool:
         t, dice = self.table, self.dice

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from roomkit import ROOM, Net, started_match
 
-from ludo import Action, distinct_moves, legal_actions
+from ludo import Action, IllegalAction, distinct_moves, legal_actions
 from net.dice import DiceError
 from net.room import GuestRoom, HostRoom, new_secret
 
@@ -165,3 +165,25 @@ def test_a_saved_room_whose_id_is_not_its_room_id_is_damaged(bad: Any) -> None:
     # and under a key that is no room id, whatever the room says
     assert saved_room_refusal(_guest_json(), "bad id!") is not None
     assert saved_room_refusal([], ROOM) is not None
+
+
+def test_the_hosts_table_plays_a_dropped_guests_only_move_at_the_deadline() -> None:
+    """A guest that rolled and dropped never sends its only move: the host's table plays it
+    at the deadline (Table.due), and HostRoom.act takes it then, and only then; before, it
+    refused every online seat's action, and the host's page asked again at once, forever."""
+    net = started_match(steps=0, seed=3, timer=True)
+    seat, guest = _to_a_choice(net, random.Random(1), several=False)
+    t = net.host.table
+    assert t is not None
+    auto = t.auto()
+    assert auto is not None and t.session.deadline is not None
+    version = t.version
+    with pytest.raises(IllegalAction, match="plays from its own device"):
+        net.host.act(seat, auto, t.session.deadline - 1)  # its page may still send it
+    other = next((a for a in legal_actions(t.state) if a != auto), None)
+    if other is not None:  # only the move that is due, never another
+        with pytest.raises(IllegalAction, match="plays from its own device"):
+            net.host.act(seat, other, t.session.deadline + 1)
+    assert t.version == version
+    net.host.act(seat, auto, t.session.deadline + 1)
+    assert t.version == version + 1

@@ -427,9 +427,9 @@ class OnlineController(Controller):
         key = _host_key(room_id) if role == "host" else None
         try:
             if role == "host":
-                room: Any = HostRoom.restore(saved, lambda p, t: None, now_ms())
+                room: Any = HostRoom.restore(saved, lambda p, t: None, now_ms(), key=room_id)
             elif saved is not None:
-                room = GuestRoom.restore(saved, lambda t: None)
+                room = GuestRoom.restore(saved, lambda t: None, key=room_id)
             else:
                 room = GuestRoom(room_id, new_secret(), "", lambda t: None)
         except Exception as exc:  # a DiceError, a LudoError or anything else:
