@@ -163,3 +163,42 @@ def test_names_are_isolated_and_cut_at_whole_characters(page: Page) -> None:
     # 20 whole characters at most, and 40 code points (five each here): cut between them
     assert _saved(page)["names"]["yellow"] == family * 8
     assert page.locator("#seats bdi").count() >= 2
+
+
+# -- saved online rooms (hostile review 4, finding 3) --------------------------------------------
+# A saved online room whose id is not a room id, or not the one it is stored under, is dropped
+# as damaged and the page opens Home, without the fault banner.
+
+ROOM_SESSION = "courtyard-ludo/online"
+GOOD_ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
+
+
+def _guest(room: object) -> str:
+    return json.dumps({"room": room, "secret": "0" * 64, "name": "x", "chains": [],
+                       "seat": None})
+
+
+@pytest.mark.parametrize(("key", "room"), [("bad id!", "bad id!"), (GOOD_ROOM, 5),
+                                           (GOOD_ROOM, {"a": 1}),
+                                           (GOOD_ROOM, GOOD_ROOM + "x")],
+                         ids=["not a room id", "a number", "an object", "another id"])
+def test_a_saved_room_with_a_bad_id_opens_home_and_is_dropped(page: Page, key: str,
+                                                               room: object) -> None:
+    stored = {ROOM_SESSION: json.dumps({"room": key, "role": "guest"}),
+              f"courtyard-ludo/room/guest/{key}": _guest(room),
+              f"courtyard-ludo/hostkey/guest/{key}": "A" * 22}
+    page.goto(page.base + "manifest.webmanifest")
+    page.evaluate("s => { localStorage.clear(); for (const k in s) localStorage.setItem(k, "
+                  "s[k]); }", stored)
+    page.console_errors.clear()
+    for _ in range(2):  # and again: nothing of it is left to open
+        page.goto(page.base + FAST)
+        wait_ready(page)
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.wait_for_timeout(500)
+        assert page.is_hidden("#fault-banner")
+        assert page.is_hidden("#screen-room")
+        assert "#room=" not in page.url
+        left = page.evaluate("Object.keys(localStorage)")
+        assert ROOM_SESSION not in left and f"courtyard-ludo/room/guest/{key}" not in left
+    assert page.console_errors == []
