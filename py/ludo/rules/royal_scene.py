@@ -238,6 +238,9 @@ def scene(rules: RoyalRules, state: State) -> Scene:
     )
 
 
+STAY_LABEL = "Stay on top (lose this throw)"  # the button of a rider who need not move off
+
+
 def choices(rules: RoyalRules, state: State) -> list[Choice]:
     if state.phase == "roll":
         return [Choice(Action("roll"), "roll", ROLL_CHOICE_LABEL)]
@@ -260,9 +263,6 @@ def choices(rules: RoyalRules, state: State) -> list[Choice]:
     if rules.may_stay(state):  # moving off is never forced: staying on is a button
         return move_choices(rules, state) + [Choice(Action("stay"), "stay", STAY_LABEL)]
     return move_choices(rules, state)
-
-
-STAY_LABEL = "Stay on top (lose this throw)"
 
 
 def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
