@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, Page
 from test_app_play import (
     BOOT_TIMEOUT_MS,
     SAVE_KEY,
+    mouse_click,
     parse_position,
     position_text,
     press_start,
@@ -239,7 +240,7 @@ def press(page: Page, selector: str, way: str) -> None:
     """Press a button the way a player would: click, tap, or focus and Enter."""
     control = page.locator(selector).first
     if way == "mouse":
-        control.click()
+        mouse_click(control)
     elif way == "touch":
         control.tap()
     else:
