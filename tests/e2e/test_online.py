@@ -141,11 +141,17 @@ def play_turn(page: Page) -> bool:
 
 
 def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
-                max_actions: int | None = None) -> int:
-    """Play every page's turns until the game is over (or ``max_actions`` were played)."""
+                max_actions: int | None = None, version: int | None = None) -> int:
+    """Play every page's turns until the game is over, or ``max_actions`` were played, or
+    ``host``'s page has reached ``version`` (counting clicks is not enough where a click can
+    change nothing, as while a reconnected room syncs)."""
     started = time.monotonic()
     actions = 0
-    while not facts(host)["over"] and (max_actions is None or actions < max_actions):
+    while True:
+        now = facts(host)
+        if now["over"] or max_actions is not None and actions >= max_actions \
+                or version is not None and now["version"] >= version:
+            return actions
         assert time.monotonic() - started < limit_s, "the game made no progress in time"
         moved = False
         for page in players:
@@ -155,17 +161,6 @@ def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
                 page.wait_for_timeout(30)
         if not moved:
             host.wait_for_timeout(40)
-    return actions
-
-
-def play_until(table: Page, players: list[Page], version: int, limit_s: float = 120) -> None:
-    """Play every page's turns until ``table``'s page has reached ``version``: counting
-    clicks is not enough here, since a click while a reconnected room syncs changes nothing."""
-    started = time.monotonic()
-    while facts(table)["version"] < version:
-        assert time.monotonic() - started < limit_s, "the game made no progress in time"
-        clicked = [play_turn(page) for page in players]
-        table.wait_for_timeout(30 if any(clicked) else 40)
 
 
 def same_position(pages: list[Page]) -> None:
@@ -453,7 +448,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
                              timeout=60_000)
     guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
     began = facts(second)["version"]
-    play_until(second, [second, guest], began + 4)
+    play_to_end(second, [second, guest], limit_s=120, version=began + 4)
     same_position([second, guest])
     assert facts(guest)["version"] > began and facts(host)["version"] == began
     assert json.loads(facts(second)["position"])["timeouts"]["green"] == 0
@@ -465,7 +460,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
     moved = facts(host)["version"]
     assert moved >= facts(guest)["version"] - 1
-    play_until(host, [host, guest], moved + 4)
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 4)
     same_position([host, guest])
     assert facts(guest)["version"] > moved
     assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
@@ -481,7 +476,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
                            timeout=60_000)
     assert facts(guest2)["seat"] == "green"
     moved = facts(host)["version"]
-    play_until(host, [host, guest2], moved + 4)
+    play_to_end(host, [host, guest2], limit_s=120, version=moved + 4)
     same_position([host, guest2])
     assert facts(guest2)["version"] > moved and facts(guest)["version"] <= moved
     assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
