@@ -862,10 +862,23 @@ class HostRoom:
             room.ledger, room.dice = ledger, LedgerDice(ledger, verified.used)
             room.table.dice = room.dice
             room.throws = verified.throws
+            room.fresh_clock_for_guest(now)
         elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
             room.ledger = DiceLedger.replay(data["dice"])
             room.dice = LedgerDice(room.ledger)
         return room
+
+    def fresh_clock_for_guest(self, now: float) -> None:
+        """After a restore: a guest on turn lost its connection when the host's page reloaded
+        or another tab of the host's browser took the room, through no doing of its own, and
+        needs time to call the host again; its clock starts afresh (never shorter than it
+        was). A seat played at the host's device keeps its clock, so that reloading gains
+        nobody time. (A fresh-clone run timed a guest out while it found the new tab.)"""
+        t = self.table
+        if t is None or t.over or not t.session.timer or t.session.deadline is None:
+            return
+        if t.seat_to_act in self.online_seats():
+            t.session.deadline = max(t.session.deadline, now + self.turn_seconds * 1000)
 
     def resume(self, now: float) -> None:
         """After a restore: draw the seed again if it was being drawn (once every online seat

@@ -238,3 +238,143 @@ def test_an_allowance_remembers_a_bounded_number_of_peer_ids(rtc: Any) -> None:
     assert allowance.take("x", 12.5)  # one more every 5 s
     with pytest.raises(ValueError):
         rtc.Allowance(0, 5.0)
+
+
+# -- negotiation on a link that closes meanwhile, or with a peer's bad data ----------------------
+
+
+class FakePeerConnection:
+    """Stands in for RTCPeerConnection: each step is awaitable, and the browser's refusals are
+    raised as Pyodide raises them (a closed connection; an SDP or candidate it cannot read)."""
+
+    def __init__(self, config: Any) -> None:
+        self.closed = False
+        self.localDescription: Any = None
+        self.remoteDescription: Any = None
+        self.connectionState = "new"
+        self.candidates: list[Any] = []
+
+    def _check(self) -> None:
+        if self.closed:
+            raise RuntimeError("InvalidStateError: the RTCPeerConnection's signalingState is "
+                               "'closed'")
+
+    def createDataChannel(self, label: str, options: Any) -> Any:  # noqa: N802 - browser API
+        return types.SimpleNamespace(readyState="connecting")
+
+    async def createOffer(self) -> Any:  # noqa: N802
+        self._check()
+        return {"type": "offer", "sdp": "v=0"}
+
+    async def createAnswer(self) -> Any:  # noqa: N802
+        self._check()
+        return {"type": "answer", "sdp": "v=0"}
+
+    async def setLocalDescription(self, description: Any) -> None:  # noqa: N802
+        self._check()
+        self.localDescription = description
+
+    async def setRemoteDescription(self, description: Any) -> None:  # noqa: N802
+        self._check()
+        if description.get("sdp") != "v=0":
+            raise RuntimeError("OperationError: Failed to parse SessionDescription")
+        self.remoteDescription = description
+
+    async def addIceCandidate(self, candidate: Any) -> None:  # noqa: N802
+        self._check()
+        if not candidate.get("candidate", "").startswith("candidate:"):
+            raise RuntimeError("OperationError: Error processing ICE candidate")
+        self.candidates.append(candidate)
+
+    def close(self) -> None:
+        self.closed = True
+        self.connectionState = "closed"
+
+
+@pytest.fixture
+def browser_rtc(rtc: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """rtc with a stand-in RTCPeerConnection; the tasks the transport starts are kept in
+    ``rtc.tasks`` and its console warnings in ``rtc.warnings``."""
+    import asyncio
+    import json
+
+    window = rtc.window
+    warnings: list[str] = []
+    monkeypatch.setattr(window, "RTCPeerConnection",
+                        types.SimpleNamespace(new=FakePeerConnection), raising=False)
+    monkeypatch.setattr(window, "JSON", types.SimpleNamespace(parse=json.loads,
+                                                              stringify=json.dumps),
+                        raising=False)
+    monkeypatch.setattr(window, "Object", types.SimpleNamespace(fromEntries=dict), raising=False)
+    monkeypatch.setattr(window, "console", types.SimpleNamespace(warn=warnings.append))
+    tasks: list[asyncio.Future[Any]] = []
+    start = asyncio.ensure_future
+
+    def keep(coro: Any) -> Any:
+        task = start(coro)
+        tasks.append(task)
+        return task
+
+    monkeypatch.setattr(asyncio, "ensure_future", keep)
+    rtc.tasks, rtc.warnings = tasks, warnings
+    yield rtc
+
+
+def _signal(rtc: Any, peer: str) -> Any:
+    relayed: list[tuple[str, str, Any]] = []
+    signal = rtc.Signal("", ROOM, {"role": "guest"}, lambda m: None, lambda s: None)
+    signal.peer = peer
+    signal.relay = lambda kind, to, data: relayed.append((kind, to, data))
+    signal.relayed = relayed
+    return signal
+
+
+def test_a_call_closed_before_its_offer_is_made_is_no_fault(browser_rtc: Any) -> None:
+    # A guest calls every peer that says it is the host; when such a peer leaves the room at
+    # once (a host's tab stepping aside), the call closes before its offer task runs. The
+    # browser then refuses createOffer, and the page showed "Something went wrong" over the
+    # board (a guest's page, in a fresh-clone run of the second-tab browser test).
+    import asyncio
+
+    rtc = browser_rtc
+    closed: list[str] = []
+
+    async def scenario() -> None:
+        signal = _signal(rtc, GUEST)
+        link = rtc.Link(signal, "cccccccccccc", True, lambda p: None, lambda p, t: None,
+                        closed.append)
+        link.close()
+        await asyncio.gather(*rtc.tasks, return_exceptions=True)
+        assert signal.relayed == []
+
+    asyncio.run(scenario())
+    assert closed == ["cccccccccccc"]
+    assert [t.exception() for t in rtc.tasks] == [None]
+    assert rtc.warnings == []
+
+
+def test_a_peers_unreadable_offer_closes_the_link_and_a_bad_candidate_is_left_out(
+        browser_rtc: Any) -> None:
+    import asyncio
+
+    rtc = browser_rtc
+    closed: list[str] = []
+
+    async def scenario() -> None:
+        signal = _signal(rtc, "aaaaaaaaaaaa")
+        good = rtc.Link(signal, GUEST, False, lambda p: None, lambda p, t: None, closed.append)
+        await good.on_candidate({"candidate": "nonsense"})  # before the offer: kept for later
+        await good.on_offer({"type": "offer", "sdp": "v=0"})
+        await good.on_candidate({"candidate": "candidate:1 1 udp 1 10.0.0.1 9 typ host"})
+        await good.on_candidate({"candidate": "also nonsense"})
+        assert [kind for kind, _, _ in signal.relayed] == ["answer"]
+        assert not good.done and len(good.pc.candidates) == 1
+        bad = rtc.Link(signal, "dddddddddddd", False, lambda p: None, lambda p, t: None,
+                       closed.append)
+        await bad.on_offer({"type": "offer", "sdp": "<script>"})
+        assert bad.done and bad.pc.closed
+        await bad.on_candidate({"candidate": "candidate:1 1 udp 1 10.0.0.1 9 typ host"})
+
+    asyncio.run(scenario())
+    assert closed == ["dddddddddddd"]
+    assert len(rtc.warnings) == 3 and "offer failed" in rtc.warnings[-1]

@@ -28,7 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    sync_playwright,
+)
 from playwright.sync_api import Error as PlaywrightError
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
@@ -36,6 +43,7 @@ from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
 ROOT = Path(__file__).resolve().parents[2]
 # Local URL schemes that never leave the page, so they are not cross-origin requests.
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
+FAULT_PREFIX = "Courtyard Ludo: unexpected error"  # what dom.report_fault writes to the console
 
 
 @pytest.fixture(scope="session")
@@ -59,6 +67,7 @@ class Chromium:
         self._executable = executable
         self.log = log
         self.crashes = 0
+        self.faults: list[str] = []  # every page's unexpected errors (see no_page_faults)
         self.launches = 0
         self._retired: list[Browser] = []
         self._current = self._launch()
@@ -72,8 +81,18 @@ class Chromium:
         self.crashes += 1
 
     def _watch(self, context: BrowserContext) -> BrowserContext:
-        context.on("page", lambda page: page.on("crash", self._count_crash))
+        context.on("page", self._watch_page)
         return context
+
+    def _watch_page(self, page: Page) -> None:
+        page.on("crash", self._count_crash)
+        page.on("console", self._note_fault)
+
+    def _note_fault(self, message: ConsoleMessage) -> None:
+        """What the page reported as an unexpected error (py/app/browser/dom.report_fault):
+        the player saw "Something went wrong" over the board, whatever the test looked at."""
+        if message.type == "error" and message.text.startswith(FAULT_PREFIX):
+            self.faults.append(message.text[:4000])
 
     def new_context(self, **options: Any) -> BrowserContext:
         return self._watch(self._current.new_context(**options))
@@ -208,6 +227,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     if chromium.launches <= MAX_RELAUNCHES:
         chromium.relaunch()
     _reopen_crashed_shared_pages(item)
+
+
+@pytest.fixture(autouse=True)
+def no_page_faults(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser test fails when a page of the run's Chromium reported an unexpected error
+    while it ran (the fault banner, "Something went wrong on this page"), whatever else the
+    test checked: a guest's page once showed it over the board while the test went on
+    clicking the banner. A test that causes one on purpose is marked `faults_expected`."""
+    seen = len(_CHROMIUM.faults) if _CHROMIUM is not None else 0
+    yield
+    chromium = _CHROMIUM
+    if chromium is None or request.node.get_closest_marker("faults_expected"):
+        return
+    new = chromium.faults[seen:]
+    if new:
+        pytest.fail(f"{len(new)} unexpected error(s) in a page:\n{new[0]}", pytrace=False)
 
 
 @pytest.fixture

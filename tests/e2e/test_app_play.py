@@ -436,6 +436,7 @@ def test_storage_failure_is_reported_and_play_goes_on(browser: Browser, server_u
         context.close()
 
 
+@pytest.mark.faults_expected
 def test_an_unexpected_error_is_one_line_with_reload_not_tracebacks(browser: Browser,
                                                                      server_url: str) -> None:
     # A fault the code did not foresee (here the browser's clock stops giving numbers, so the

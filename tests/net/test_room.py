@@ -319,6 +319,36 @@ def test_a_host_that_reloads_carries_on_from_its_save() -> None:
     verify_record_json(host.record_json())
 
 
+def test_a_guest_on_turn_gets_a_fresh_clock_when_the_host_reloads_but_the_host_does_not(
+        ) -> None:
+    """The host's reload (or another of its tabs taking the room) cuts every guest off through
+    no doing of theirs: a guest on turn gets its whole turn again to call back. The host's own
+    seat keeps the clock it had, so that reloading gains nobody time."""
+    net = Net(seats=("red", "green"), kinds={"green": "online"}, timer=True)
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    t = net.host.table
+    assert t is not None
+    for seat in ("green", "red"):
+        rnd = random.Random(4)
+        while t.seat_to_act != seat:
+            net.play_one(rnd)
+        before = t.session.deadline
+        assert before is not None
+        saved = json.loads(json.dumps(net.host.to_json()))
+        later = net.now + 25_000  # the reload and the guest's call back took 25 of its 30 s
+        host = HostRoom.restore(saved, lambda peer, text: None, later)
+        assert host.table is not None and host.table.seat_to_act == seat
+        deadline = host.table.session.deadline
+        if seat == "green":
+            assert deadline == later + host.turn_seconds * 1000
+        else:
+            assert deadline == before
+        due = host.table.due(later)
+        assert due is not None and due.seat == seat and due.at == deadline
+
+
 def test_a_host_that_reloads_while_the_seed_is_drawn_draws_it_again() -> None:
     net = Net(seats=("red", "green"), kinds={"green": "online"})
     net.seat_all()

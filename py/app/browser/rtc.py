@@ -222,7 +222,7 @@ class Link:
         self.pc.onconnectionstatechange = self._keep(self._state)
         if calls:
             self._wire(self.pc.createDataChannel("ludo", _js({"ordered": True})))
-            asyncio.ensure_future(self._offer())
+            asyncio.ensure_future(self.offer())
         else:
             self.pc.ondatachannel = self._keep(lambda event: self._wire(event.channel))
 
@@ -245,34 +245,75 @@ class Link:
         if str(self.pc.connectionState) in ("failed", "closed"):
             self.close()
 
+    async def _negotiate(self, step: str, steps: Any) -> None:
+        """Run one negotiation step (a coroutine, awaited as a task of the page's loop). The
+        link may close while the step waits: replaced by a newer call, or its peer left the
+        room (a host's tab stepping aside closes every link at once). The browser then
+        refuses the step (InvalidStateError), which is no fault: it put "Something went
+        wrong" over a guest's board when a host's tab took the room back. A step the browser
+        refuses on an open link is the peer's bad offer or answer (hostile input, or a peer
+        that went away meanwhile): the link is closed, and a guest calls again as after any
+        lost call."""
+        if self.done:
+            steps.close()
+            return
+        try:
+            await steps
+        except Exception as exc:  # noqa: BLE001 - the browser's refusal, whatever its kind
+            if not self.done:
+                window.console.warn(f"connection to {self.peer}: {step} failed ({exc}); "
+                                    "closing the link")
+                self.close()
+
+    def offer(self) -> Any:
+        return self._negotiate("offer", self._offer())
+
     async def _offer(self) -> None:
         offer = await self.pc.createOffer()
         await self.pc.setLocalDescription(offer)
         self.signal.relay("offer", self.peer, _to_python(self.pc.localDescription))
 
-    async def on_offer(self, data: Any) -> None:
+    def on_offer(self, data: Any) -> Any:
+        return self._negotiate("the peer's offer", self._on_offer(data))
+
+    async def _on_offer(self, data: Any) -> None:
         await self.pc.setRemoteDescription(window.JSON.parse(json.dumps(data)))
         await self._flush()
         answer = await self.pc.createAnswer()
         await self.pc.setLocalDescription(answer)
         self.signal.relay("answer", self.peer, _to_python(self.pc.localDescription))
 
-    async def on_answer(self, data: Any) -> None:
+    def on_answer(self, data: Any) -> Any:
+        return self._negotiate("the peer's answer", self._on_answer(data))
+
+    async def _on_answer(self, data: Any) -> None:
         await self.pc.setRemoteDescription(window.JSON.parse(json.dumps(data)))
         await self._flush()
 
     async def on_candidate(self, data: Any) -> None:
         candidate = window.JSON.parse(json.dumps(data))
         if self.remote_set:
-            await self.pc.addIceCandidate(candidate)
-        else:
+            await self._add(candidate)
+        elif not self.done:
             self.early.append(candidate)
+
+    async def _add(self, candidate: Any) -> None:
+        """One of the peer's ICE candidates. One the browser refuses (malformed, or for
+        another negotiation) is left out: the link may well work through the others."""
+        if self.done:
+            return
+        try:
+            await self.pc.addIceCandidate(candidate)
+        except Exception as exc:  # noqa: BLE001 - the browser's refusal, whatever its kind
+            if not self.done:
+                window.console.warn(f"connection to {self.peer}: a candidate was refused "
+                                    f"({exc})")
 
     async def _flush(self) -> None:
         self.remote_set = True
         early, self.early = self.early, []
         for candidate in early:
-            await self.pc.addIceCandidate(candidate)
+            await self._add(candidate)
 
     def binding(self) -> str:
         """The channel's DTLS fingerprints as :func:`net.hostkey.channel_binding` puts them
