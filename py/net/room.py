@@ -873,7 +873,8 @@ class HostRoom:
         or another tab of the host's browser took the room, through no doing of its own, and
         needs time to call the host again; its clock starts afresh (never shorter than it
         was). A seat played at the host's device keeps its clock, so that reloading gains
-        nobody time. (A fresh-clone run timed a guest out while it found the new tab.)"""
+        nobody time. (Booting a tab and calling back can take much of a turn on a slow
+        device.)"""
         t = self.table
         if t is None or t.over or not t.session.timer or t.session.deadline is None:
             return

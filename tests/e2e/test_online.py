@@ -292,6 +292,29 @@ def quit_online(page: Page) -> None:
     page.click("#quit-confirm")
 
 
+def test_copy_says_copied_only_once_the_clipboard_took_the_link(browser: Browser,
+                                                               server_url: str) -> None:
+    """The room's Copy button: "Copied." once the clipboard has the link; when the browser
+    refuses (no permission, no clipboard over plain http), the link is selected for the person
+    to copy instead. (It said "Copied." at once, whatever the clipboard did later.)"""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"],
+                                   origin=server_url.rstrip("/"))
+    host.click("#btn-room-copy")
+    host.wait_for_selector("#room-copied:not([hidden])")
+    assert host.inner_text("#room-copied") == "Copied."
+    assert host.evaluate("navigator.clipboard.readText()") == link
+    host.evaluate("() => { navigator.clipboard.writeText = () => "
+                  "Promise.reject(new DOMException('not allowed', 'NotAllowedError')); }")
+    host.click("#btn-room-copy")
+    host.wait_for_function("document.getElementById('room-copied').textContent"
+                           ".startsWith('The link could not be copied')")
+    assert host.evaluate("""() => { const box = document.getElementById('room-link');
+        return [document.activeElement === box, box.selectionStart, box.selectionEnd]; }""") \
+        == [True, 0, len(link)]
+    assert host.errors == []
+
+
 def test_a_guest_whose_offer_was_lost_calls_the_host_again(browser: Browser,
                                                             server_url: str) -> None:
     # The helper refuses a relay while its Redis is away, or the instance holding the host dies

@@ -23,6 +23,7 @@ anyone else holding it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -749,20 +750,37 @@ class OnlineController(Controller):
     # -- room screen events ----------------------------------------------------------------
 
     def on_copy(self, event: Any) -> None:
+        asyncio.ensure_future(self.copy_link())
+
+    async def copy_link(self) -> None:
+        """Copy the room's link. The browser's clipboard answers later, and may refuse (no
+        permission, the page not focused, no clipboard over plain http): only then is the link
+        selected for the person to copy, and "Copied." is said only once it is true (it was
+        said at once, and a refusal went to the console as an unhandled rejection)."""
         link = str(el("room-link").value)
         try:
-            window.navigator.clipboard.writeText(link)
-            self.screen.announce("Link copied.")
-            el("room-copied").hidden = False
-        except Exception:  # noqa: BLE001 - no clipboard: select it for the person to copy
+            await window.navigator.clipboard.writeText(link)
+        except Exception:  # noqa: BLE001 - refused or unavailable, whatever its kind
+            said = "The link could not be copied here: it is selected, copy it from the box."
+            el("room-link").focus()
             el("room-link").select()
+        else:
+            said = "Copied."
+        set_text("room-copied", said)
+        el("room-copied").hidden = False
+        self.screen.announce("Link copied." if said == "Copied." else said)
 
     def on_share(self, event: Any) -> None:
+        asyncio.ensure_future(self.share_link())
+
+    async def share_link(self) -> None:
+        """The system's share sheet; closing it (AbortError) or a refusal is no fault."""
         from .dom import js
 
         try:
-            window.navigator.share(js({"title": "Courtyard Ludo", "text": "Join my Ludo game",
-                                       "url": str(el("room-link").value)}))
+            await window.navigator.share(js({"title": "Courtyard Ludo",
+                                             "text": "Join my Ludo game",
+                                             "url": str(el("room-link").value)}))
         except Exception:  # noqa: BLE001 - dismissed or unavailable
             pass
 

@@ -200,13 +200,16 @@ class Pwa:
         self.had_controller = True
 
     async def unregister(self) -> None:
-        container = window.navigator.serviceWorker
-        registration = await container.getRegistration(SW_SCOPE)
-        if not is_none(registration):
-            await registration.unregister()
-        for name in await window.caches.keys():
-            if str(name).startswith(CACHE_PREFIX):
-                await window.caches.delete(name)
+        try:
+            container = window.navigator.serviceWorker
+            registration = await container.getRegistration(SW_SCOPE)
+            if not is_none(registration):
+                await registration.unregister()
+            for name in await window.caches.keys():
+                if str(name).startswith(CACHE_PREFIX):
+                    await window.caches.delete(name)
+        except Exception as exc:  # noqa: BLE001 - storage refused (a private window): no fault
+            _warn(f"service worker not removed: {exc}")
 
 
 def start(controller: Any) -> Pwa:
