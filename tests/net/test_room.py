@@ -324,10 +324,7 @@ def test_a_guest_on_turn_gets_a_fresh_clock_when_the_host_reloads_but_the_host_d
     """The host's reload (or another of its tabs taking the room) cuts every guest off through
     no doing of theirs: a guest on turn gets its whole turn again to call back. The host's own
     seat keeps the clock it had, so that reloading gains nobody time."""
-    net = Net(seats=("red", "green"), kinds={"green": "online"}, timer=True)
-    net.seat_all()
-    net.host.start(net.now)
-    net.pump()
+    net = started_match(seats=("red", "green"), kinds={"green": "online"}, timer=True)
     t = net.host.table
     assert t is not None
     for seat in ("green", "red"):
