@@ -411,10 +411,16 @@ def test_a_careless_order_rolls_the_whole_turn_back_on_screen(browser: Browser,
             after = state_of(page)
             assert any(s == "stranded" for _, s, _ in chips(page)) or \
                 not GILGITI.can_complete(after)
-            while state_of(page).turn == seat and state_of(page).phase == "move":
-                now = state_of(page)
+            while True:
+                # one reading of the position: a forced move plays itself at once, so reading
+                # it again to wait on could already see the turn rolled back, and then wait in
+                # vain (failed so once in a fresh-clone run)
+                text = position_text(page)
+                now = parse_position(text)
+                if now.turn != seat or now.phase != "move":
+                    break
                 if len(distinct_moves(now)) == 1:
-                    wait_change(page, position_text(page))
+                    wait_change(page, text)
                 else:
                     play(page, choices(now)[0], "mouse", chip_first=True)
         back = state_of(page)
