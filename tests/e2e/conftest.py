@@ -14,6 +14,8 @@ Fixtures:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
   and `page.offsite_requests()` (requests that left the server's origin; data:/blob: excepted).
+- `no_page_faults` (autouse): a test fails when any page of the run's Chromium reported an
+  unexpected error while it ran (the page's fault banner), unless marked `faults_expected`.
 
 pytest-playwright is not used: its `page`/`browser` fixtures would clash with these, and its
 browser download cannot work here.
