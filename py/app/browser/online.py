@@ -761,14 +761,15 @@ class OnlineController(Controller):
         try:
             await window.navigator.clipboard.writeText(link)
         except Exception:  # noqa: BLE001 - refused or unavailable, whatever its kind
-            said = "The link could not be copied here: it is selected, copy it from the box."
+            shown = spoken = ("The link could not be copied here: it is selected, copy it "
+                              "from the box.")
             el("room-link").focus()
             el("room-link").select()
         else:
-            said = "Copied."
-        set_text("room-copied", said)
+            shown, spoken = "Copied.", "Link copied."
+        set_text("room-copied", shown)
         el("room-copied").hidden = False
-        self.screen.announce("Link copied." if said == "Copied." else said)
+        self.screen.announce(spoken)
 
     def on_share(self, event: Any) -> None:
         asyncio.ensure_future(self.share_link())
