@@ -1008,6 +1008,32 @@ def test_the_riders_owner_quitting_during_the_two_crowns_choice_leaves_an_ordina
     assert timed_out.phase == "roll" and timed_out.turn == "green"
 
 
+def test_a_seat_leaving_during_the_two_crowns_choice_can_leave_the_rider_no_choice():
+    # red carries green (man 0, on 5: its crown is stopped by blue's double on 13) and yellow
+    # (man 1, on 20: its crown goes on to 26), and its other men are home. On red's second crown
+    # man 1's double is the other man to move for man 0's choice. Green quits: man 0's double
+    # is gone, man 0 alone still cannot play the crown, so red has no other man to move and
+    # yellow's rider must go to balk ("But the double must go to balk if his carrier has no
+    # other man to move"). It stayed a choice before, offering the crown as a move, in a
+    # position the reader refuses.
+    state = load(crowns=1, men={"red": [5, 20, "home", "home"],
+                                "green": [5, "balk", "balk", "balk"],
+                                "yellow": [20, 13, "balk", "balk"],
+                                "blue": [13, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0)), (("red", 1), ("yellow", 0)),
+                          (("blue", 0), ("yellow", 1))])
+    choosing, _ = throw(state, "crown")
+    assert choosing.phase == "choose" and movable(choosing) == {1}
+    after, events = play(choosing, Action("quit", seat="green"))
+    assert kinds(events) == ["quit", "captured", "extra_roll"]
+    assert events[1]["reason"] == "two_crowns_forced"
+    assert "Two crowns: Red has no other man to move, so Yellow man 1 must go back to balk." \
+        in told(events)
+    assert men(after, "yellow") == ["balk", 13, "balk", "balk"]
+    assert after.phase == "roll" and after.turn == "red" and after.crowns == 0
+    assert parse_position(format_position(after)) == after
+
+
 def test_a_seat_leaving_at_any_moment_leaves_a_legal_action_or_a_finished_game():
     import random
 

@@ -935,6 +935,7 @@ class RoyalRules:
     def _remove_seat(self, state: State, seat: str, reason: str,
                      events: list[Event] | None) -> State:
         si = COLOUR_INDEX[seat]
+        options_before = self.two_crown_options(state) if state.phase == "choose" else []
         tokens = state.tokens[:si] + ((),) + state.tokens[si + 1:]
         out = state.out[:si] + (reason,) + state.out[si + 1:]
         # its riders leave with it; a man it carried stays on that space, alone
@@ -952,9 +953,11 @@ class RoyalRules:
         if state.phase in ("move", "choose"):
             ti = COLOUR_INDEX[state.turn]
             face = face_of(state.die)
-            if state.phase == "choose" and not any(cc == ti for _, _, cc, _ in riders):
-                # the only double of the two-crowns choice left with that seat: nothing to
-                # choose any more, the crown is an ordinary crown
+            if state.phase == "choose" and self.two_crown_options(state) != options_before:
+                # the leaving seat lifted its rider off a double of the choice, or freed a
+                # space: the crown is played afresh. With no double left it is an ordinary
+                # crown; if the carrier has no other man to move any more, the rider must go to
+                # balk (a choice of one is not a choice); otherwise the new choice is said
                 return self._after_throw(state._replace(phase="move"), ti, face, events)
             if state.phase == "move" and not self._plays(state.tokens, riders, ti, face):
                 return self._after_throw(state, ti, face, events)
