@@ -649,6 +649,25 @@ def test_s22_a_rider_carried_into_another_home_colour_stays_there():
     # red's carrier goes on up its column alone
     red, _ = throw(after._replace(turn="red"), 2)
     assert 0 in movable(red)
+    assert told(events).endswith("Green's man 1 was carried into Red's home column and waits "
+                                 "there until all Green's other men are home.")
+
+
+def test_s22_a_rider_left_in_a_column_with_his_other_men_home_is_not_told_to_wait():
+    # green's other three men are home: "till he has got all his other men home first" is
+    # already true, so he may play back down at once, and the log must not say he waits
+    state = load(phase="move", die=3, men={"red": [48, 20, "balk", "balk"],
+                                           "green": [48, "home", "home", "home"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    after, events = play(state, move(0))
+    assert events[1] == {"type": "left_in_column", "seat": "green", "token": 0,
+                         "place": royal.lane_place(0, 1), "column": "red", "free": True}
+    assert "waits there" not in told(events)
+    assert told(events).endswith("Green's man 1 was carried into Red's home column; Green has "
+                                 "no other man to bring home first, so it need not wait there "
+                                 "and may play back down.")
+    rolled, _ = throw(after, 1)  # green's turn: the man plays down straight away
+    assert movable(rolled) == {0}
 
 
 def test_s22_a_double_never_goes_onto_the_home_crown():

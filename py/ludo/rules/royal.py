@@ -804,8 +804,12 @@ class RoyalRules:
                 # carried into the carrier's home column: the rider gets off and stays there
                 riders = tuple(r for r in riders if not (r[2] == ci and r[3] == token))
                 if events is not None:
-                    events.append({"type": "left_in_column", "seat": COLOURS[rider[0]],
-                                   "token": rider[1], "place": dest, "column": colour})
+                    left: Event = {"type": "left_in_column", "seat": COLOURS[rider[0]],
+                                   "token": rider[1], "place": dest, "column": colour}
+                    if all_others_home(rider[0], tokens[rider[0]]):
+                        # nothing to wait for: "the rest are home" would be said falsely
+                        left["free"] = True
+                    events.append(left)
         else:
             if kind == "off":
                 riders = tuple(r for r in riders if not (r[0] == ci and r[1] == token))

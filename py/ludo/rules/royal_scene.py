@@ -405,8 +405,11 @@ def describe(event: Event, names: Names) -> str | None:
                 "carries the double.")
     if kind == "left_in_column":
         column = name_of(event["column"], names)
-        return (f"{who}'s man {event['token'] + 1} was carried into {column}'s home column and "
-                "waits there until the rest of its men are home.")
+        carried = f"{who}'s man {event['token'] + 1} was carried into {column}'s home column"
+        if event.get("free"):  # his other men are home already (or left in columns too)
+            return (f"{carried}; {who} has no other man to bring home first, so it need not "
+                    "wait there and may play back down.")
+        return f"{carried} and waits there until all {who}'s other men are home."
     if kind == "reached_home":
         return f"{who} got man {event['token'] + 1} home."
     if kind == "extra_roll":
