@@ -254,3 +254,24 @@ def test_the_force_button_names_the_block_that_shuts_the_gate():
     (button,) = [c for c in choices(state) if c.kind == "force"]
     assert button.label == ("Force the gate: spend two 6s to push two tokens onto your entry "
                             "star beside Green's block")
+
+
+def test_the_force_button_names_the_pair_not_a_lone_token_beside_it():
+    # a lone green token beside blue's pair blocks nobody: the block that shuts the gate is blue's
+    tokens = {"red": ["yard", "yard", "yard", 30], "green": [0, "yard", "yard", "yard"],
+              "blue": [0, 0, "yard", "yard"]}
+    state = gload(phase="move", rolled=[6, 6, 2], tokens=tokens)
+    (button,) = [c for c in choices(state) if c.kind == "force"]
+    assert button.label.endswith("your entry star beside Blue's block")
+
+
+def test_a_finished_partner_forces_the_partners_gate_and_the_button_says_so():
+    # red has finished: its 6s push two of yellow's tokens onto yellow's entry star (26)
+    home = ["home"] * 4
+    tokens = {"red": home, "yellow": ["yard", "yard", "yard", 30],
+              "green": [26, 26, "yard", "yard"]}
+    state = gload(teams=True, phase="move", rolled=[6, 6, 2], tokens=tokens)
+    (button,) = [c for c in choices(state) if c.kind == "force"]
+    assert button.target == "26"
+    assert button.label == ("Force the gate: spend two 6s to push two of Yellow's tokens onto "
+                            "Yellow's entry star beside Green's block")
