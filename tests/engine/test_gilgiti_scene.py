@@ -275,3 +275,15 @@ def test_a_finished_partner_forces_the_partners_gate_and_the_button_says_so():
     assert button.target == "26"
     assert button.label == ("Force the gate: spend two 6s to push two of Yellow's tokens onto "
                             "Yellow's entry star beside Green's block")
+
+
+def test_the_forced_sentence_says_whose_tokens_pushed_in():
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    own = {"type": "forced", "seat": "red", "colour": "red", "tokens": [0, 1], "to": 0}
+    assert GILGITI.describe(own, names) == (
+        "Ada (red) forced the gate with two 6s: two tokens stand on the entry star beside the "
+        "block.")
+    partners = {"type": "forced", "seat": "red", "colour": "yellow", "tokens": [0, 1], "to": 26}
+    assert GILGITI.describe(partners, names) == (
+        "Ada (red) forced the gate with two 6s: two of Yusuf (yellow)'s tokens stand on Yusuf "
+        "(yellow)'s entry star beside the block.")

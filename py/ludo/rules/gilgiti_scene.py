@@ -354,8 +354,12 @@ def describe(event: Event, names: Names) -> str | None:
         return (f"{who}'s stack of {len(event['stack'])} struck with the {event['value']} "
                 f"{where}: {victims} back to the yard.")
     if kind == "forced":
-        return (f"{who} forced the gate with two 6s: two {name_of(event['colour'], names)} "
-                "tokens stand on the entry star beside the block.")
+        if event["colour"] == event["seat"]:  # "two Ada (red) tokens" read oddly
+            return (f"{who} forced the gate with two 6s: two tokens stand on the entry star "
+                    "beside the block.")
+        owner = name_of(event["colour"], names)
+        return (f"{who} forced the gate with two 6s: two of {owner}'s tokens stand on "
+                f"{owner}'s entry star beside the block.")
     if kind == "reached_home":
         token = _token(event["colour"], event["token"], event["seat"], names)
         return f"{who} got {token} home."
