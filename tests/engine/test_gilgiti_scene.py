@@ -287,3 +287,10 @@ def test_the_forced_sentence_says_whose_tokens_pushed_in():
     assert GILGITI.describe(partners, names) == (
         "Ada (red) forced the gate with two 6s: two of Yusuf (yellow)'s tokens stand on Yusuf "
         "(yellow)'s entry star beside the block.")
+
+
+def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
+    nothing = {"type": "rolled_back", "seat": "red", "values": [3, 6, 6], "played": 0}
+    assert GILGITI.describe(nothing, {}) == "Red has no move with 6, 6 or 3: the turn passes."
+    back = {"type": "rolled_back", "seat": "red", "values": [3, 6], "played": 1}
+    assert GILGITI.describe(back, {}).startswith("Red has no move left for the 6 and the 3, ")

@@ -364,13 +364,17 @@ def describe(event: Event, names: Names) -> str | None:
         token = _token(event["colour"], event["token"], event["seat"], names)
         return f"{who} got {token} home."
     if kind == "rolled_back":
-        values = event["values"]
-        chips = " and a ".join(str(v) for v in values)
+        # in the order rolled (6s first), not the ascending order the event lists them in
+        values = sorted(event["values"], reverse=True)
         if event["played"]:
             left = " and the ".join(str(v) for v in values)
             return (f"{who} has no move left for the {left}, so the whole turn goes back: "
                     "everything played this turn is undone.")
-        return f"{who} has no move with a {chips}: the turn passes."
+        if len(values) == 1:
+            return f"{who} has no move with a {values[0]}: the turn passes."
+        # "no move with 6, 6 or 3", not "with a 3 and a 6 and a 6"
+        listed = ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+        return f"{who} has no move with {listed}: the turn passes."
     if kind == "finished":
         return (f"{who} has all four tokens home and rests one turn; then {who} plays "
                 f"{name_of(event['partner'], names)}'s tokens.")
