@@ -257,10 +257,10 @@ def choice_for(play: Play, action: Action, holder: str | None = None,
     target = cross.place_id(colour, token, play.dest)
     if play.kind == "force":
         label = FORCE_LABEL
-        if seat is not None and seat != colour:
+        if seat is not None and seat != colour:  # a finished player, at the partner's gate
             owner = colour.capitalize()
-            label = label.replace("two tokens onto your entry star",
-                                  f"two of {owner}'s tokens onto {owner}'s entry star")
+            label = (f"Force the gate: spend two 6s to push two of {owner}'s tokens onto "
+                     f"{owner}'s entry star")
         beside = f" beside {holder.capitalize()}'s block" if holder else ""
         return Choice(action, "force", label + beside, (), target, None)
     pieces = tuple(piece_id(p) for p in play.pieces)
