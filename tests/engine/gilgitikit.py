@@ -244,4 +244,6 @@ def ref_can_force(data: dict[str, Any]) -> bool:
     enemy = {c: n for c, n in ref_on(data, gate).items() if side_of(data, c) != side}
     if data["teams"]:
         return sorted(enemy.values()) == [2]
-    return all(n <= 2 for n in enemy.values())
+    # "the block is exactly 2 tokens of one colour": one pair (a lone token of another colour
+    # beside it blocks nobody); two pairs of two colours are not "the block" of 2
+    return sorted(n for n in enemy.values() if n >= 2) == [2]

@@ -254,3 +254,43 @@ def test_the_force_button_names_the_block_that_shuts_the_gate():
     (button,) = [c for c in choices(state) if c.kind == "force"]
     assert button.label == ("Force the gate: spend two 6s to push two tokens onto your entry "
                             "star beside Green's block")
+
+
+def test_the_force_button_names_the_pair_not_a_lone_token_beside_it():
+    # a lone green token beside blue's pair blocks nobody: the block that shuts the gate is blue's
+    tokens = {"red": ["yard", "yard", "yard", 30], "green": [0, "yard", "yard", "yard"],
+              "blue": [0, 0, "yard", "yard"]}
+    state = gload(phase="move", rolled=[6, 6, 2], tokens=tokens)
+    (button,) = [c for c in choices(state) if c.kind == "force"]
+    assert button.label.endswith("your entry star beside Blue's block")
+
+
+def test_a_finished_partner_forces_the_partners_gate_and_the_button_says_so():
+    # red has finished: its 6s push two of yellow's tokens onto yellow's entry star (26)
+    home = ["home"] * 4
+    tokens = {"red": home, "yellow": ["yard", "yard", "yard", 30],
+              "green": [26, 26, "yard", "yard"]}
+    state = gload(teams=True, phase="move", rolled=[6, 6, 2], tokens=tokens)
+    (button,) = [c for c in choices(state) if c.kind == "force"]
+    assert button.target == "26"
+    assert button.label == ("Force the gate: spend two 6s to push two of Yellow's tokens onto "
+                            "Yellow's entry star beside Green's block")
+
+
+def test_the_forced_sentence_says_whose_tokens_pushed_in():
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    own = {"type": "forced", "seat": "red", "colour": "red", "tokens": [0, 1], "to": 0}
+    assert GILGITI.describe(own, names) == (
+        "Ada (red) forced the gate with two 6s: two tokens stand on the entry star beside the "
+        "block.")
+    partners = {"type": "forced", "seat": "red", "colour": "yellow", "tokens": [0, 1], "to": 26}
+    assert GILGITI.describe(partners, names) == (
+        "Ada (red) forced the gate with two 6s: two of Yusuf (yellow)'s tokens stand on Yusuf "
+        "(yellow)'s entry star beside the block.")
+
+
+def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
+    nothing = {"type": "rolled_back", "seat": "red", "values": [3, 6, 6], "played": 0}
+    assert GILGITI.describe(nothing, {}) == "Red has no move with 6, 6 or 3: the turn passes."
+    back = {"type": "rolled_back", "seat": "red", "values": [3, 6], "played": 1}
+    assert GILGITI.describe(back, {}).startswith("Red has no move left for the 6 and the 3, ")

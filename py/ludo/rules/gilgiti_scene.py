@@ -247,15 +247,22 @@ def _where(colour: str, position: int) -> str:
     return cross.describe_position(colour, position).removeprefix("on ")
 
 
-def choice_for(play: Play, action: Action, holder: str | None = None) -> Choice:
+def choice_for(play: Play, action: Action, holder: str | None = None,
+               seat: str | None = None) -> Choice:
     """A legal play as something a person can click (``holder``: for forcing the gate, the
-    colour whose block shuts it, named on the button)."""
+    colour whose block shuts it, named on the button; ``seat``: who plays, when a finished
+    team player forces the gate of the partner whose tokens they move)."""
     first = play.pieces[0]
     colour, token = COLOURS[first >> 2], first & 3
     target = cross.place_id(colour, token, play.dest)
     if play.kind == "force":
+        label = FORCE_LABEL
+        if seat is not None and seat != colour:  # a finished player, at the partner's gate
+            owner = colour.capitalize()
+            label = (f"Force the gate: spend two 6s to push two of {owner}'s tokens onto "
+                     f"{owner}'s entry star")
         beside = f" beside {holder.capitalize()}'s block" if holder else ""
-        return Choice(action, "force", FORCE_LABEL + beside, (), target, None)
+        return Choice(action, "force", label + beside, (), target, None)
     pieces = tuple(piece_id(p) for p in play.pieces)
     if play.kind == "strike":
         names = ", ".join(f"{COLOURS[p >> 2].capitalize()} {(p & 3) + 1}" for p in play.pieces)
@@ -277,7 +284,7 @@ def choice_for(play: Play, action: Action, holder: str | None = None) -> Choice:
 
 def choices(rules: GilgitiRules, state: State) -> list[Choice]:
     """Every legal play: one per token (or stack) and value, and forcing once."""
-    from .gilgiti import _play_action
+    from .gilgiti import SIDES, _play_action, _side
 
     if state.phase == "roll":
         return [Choice(Action("roll"), "roll", ROLL_CHOICE_LABEL)]
@@ -285,14 +292,16 @@ def choices(rules: GilgitiRules, state: State) -> list[Choice]:
         return []
     found = []
     forced = False
+    sides, side = SIDES[state.teams], _side(state)
     for play in rules.plays(state):
         if play.kind == "force":
             if forced:
                 continue  # any two yard tokens are the same choice
             forced = True
-            holder = next((c for i, c in enumerate(COLOURS) if c != state.turn
-                           and play.dest in state.tokens[i]), None)
-            found.append(choice_for(play, _play_action(play), holder))
+            # the pair that shuts the gate, not a lone token of another colour beside it
+            holder = next((c for i, c in enumerate(COLOURS) if sides[i] != side
+                           and state.tokens[i].count(play.dest) >= 2), None)
+            found.append(choice_for(play, _play_action(play), holder, state.turn))
             continue
         found.append(choice_for(play, _play_action(play)))
     return found
@@ -345,19 +354,27 @@ def describe(event: Event, names: Names) -> str | None:
         return (f"{who}'s stack of {len(event['stack'])} struck with the {event['value']} "
                 f"{where}: {victims} back to the yard.")
     if kind == "forced":
-        return (f"{who} forced the gate with two 6s: two {name_of(event['colour'], names)} "
-                "tokens stand on the entry star beside the block.")
+        if event["colour"] == event["seat"]:  # "two Ada (red) tokens" read oddly
+            return (f"{who} forced the gate with two 6s: two tokens stand on the entry star "
+                    "beside the block.")
+        owner = name_of(event["colour"], names)
+        return (f"{who} forced the gate with two 6s: two of {owner}'s tokens stand on "
+                f"{owner}'s entry star beside the block.")
     if kind == "reached_home":
         token = _token(event["colour"], event["token"], event["seat"], names)
         return f"{who} got {token} home."
     if kind == "rolled_back":
-        values = event["values"]
-        chips = " and a ".join(str(v) for v in values)
+        # in the order rolled (6s first), not the ascending order the event lists them in
+        values = sorted(event["values"], reverse=True)
         if event["played"]:
             left = " and the ".join(str(v) for v in values)
             return (f"{who} has no move left for the {left}, so the whole turn goes back: "
                     "everything played this turn is undone.")
-        return f"{who} has no move with a {chips}: the turn passes."
+        if len(values) == 1:
+            return f"{who} has no move with a {values[0]}: the turn passes."
+        # "no move with 6, 6 or 3", not "with a 3 and a 6 and a 6"
+        listed = ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+        return f"{who} has no move with {listed}: the turn passes."
     if kind == "finished":
         return (f"{who} has all four tokens home and rests one turn; then {who} plays "
                 f"{name_of(event['partner'], names)}'s tokens.")
