@@ -336,6 +336,14 @@ def test_home_offers_to_watch_not_resume_once_nobody_here_plays() -> None:
     assert button == "Watch the game"
     assert note == ("A Courtyard game is in progress (2 players; Yellow to play). Nobody here "
                     "plays in it any more: the others play on. Starting a new game replaces it.")
+    # a person here who quit while people elsewhere play on (an online host): their clocks run
+    online = Table.new("courtyard", ("red", "green", "yellow"), 5, now=0.0,
+                       players={"green": "remote", "yellow": "remote"})
+    online.submit("red", Action("quit", seat="red"), T0)
+    note, button = panel.resume_text(online)
+    assert button == "Watch the game" and note.endswith(
+        "Nobody here plays in it any more: the others play on. Its clock keeps running. "
+        "Starting a new game replaces it.")
     # a game of computers only was never played here: it is resumed, as before
     computers = Table.new("courtyard", ("red", "yellow"), 5, now=0.0,
                           players={"red": "easy", "yellow": "hard"})
