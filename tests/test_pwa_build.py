@@ -53,6 +53,19 @@ def test_manifest_has_the_fields_an_installable_app_needs() -> None:
     assert f'name="theme-color" content="{data["theme_color"]}"' in html
 
 
+def test_the_descriptions_name_every_way_to_play() -> None:
+    """The install dialog and search results describe the app the seed specifies (seed 000:
+    pass-and-play, computer and online players), not pass-and-play alone; and offline play
+    is not promised for online rooms ("Online rooms need an internet connection.")."""
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    meta = re.search(r'<meta name="description" content="([^"]*)">', html)
+    assert meta
+    for text in (manifest()["description"], meta.group(1)):
+        for way in ("pass-and-play", "computer", "online"):
+            assert way in text, (way, text)
+    assert "online rooms need an internet connection" in manifest()["description"]
+
+
 def test_start_url_and_id_are_inside_scope() -> None:
     data = manifest()
     base = "https://example.test/some/path/manifest.webmanifest"  # wherever the site is

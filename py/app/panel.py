@@ -450,6 +450,11 @@ def resume_text(table: Table) -> tuple[str, str]:
         won = table.winners()
         who = " and ".join(table.name(s) for s in won) if won else "nobody"
         return f"The last {table.title} game is over: {who} won.", "See the table"
+    if not table.people_in_play() and any(table.kind(s) == "human" for s in table.record.seats):
+        # everyone here has quit or been eliminated: they can watch, not play (rule 11: "You
+        # cannot rejoin as an active player"), so the button does not offer to resume
+        return (f"{_in_progress(table)} Nobody here plays in it any more: the others play on."
+                f"{_clock_runs(table)} Starting a new game replaces it.", "Watch the game")
     return (f"{_in_progress(table)}{_clock_runs(table)} Starting a new game replaces it.",
             "Resume game")
 

@@ -322,6 +322,34 @@ def test_the_home_note_says_the_clock_runs_only_when_one_does() -> None:
     assert "clock" not in panel.resume_text(computers)[0]  # computers never time out
 
 
+def test_home_offers_to_watch_not_resume_once_nobody_here_plays() -> None:
+    # rule 11: "You cannot rejoin as an active player": once every person here has quit (or
+    # been eliminated) and computers play on, Home's button does not offer to resume the game
+    from app import panel
+
+    table = Table.new("courtyard", ("red", "green", "yellow"), 5, now=0.0,
+                      players={"green": "easy", "yellow": "easy"}, names={"red": "Ada"})
+    assert panel.resume_text(table)[1] == "Resume game"
+    table.submit("red", Action("quit", seat="red"), T0)
+    assert not table.over
+    note, button = panel.resume_text(table)
+    assert button == "Watch the game"
+    assert note == ("A Courtyard game is in progress (2 players; Yellow to play). Nobody here "
+                    "plays in it any more: the others play on. Starting a new game replaces it.")
+    # a person here who quit while people elsewhere play on (an online host): their clocks run
+    online = Table.new("courtyard", ("red", "green", "yellow"), 5, now=0.0,
+                       players={"green": "remote", "yellow": "remote"})
+    online.submit("red", Action("quit", seat="red"), T0)
+    note, button = panel.resume_text(online)
+    assert button == "Watch the game" and note.endswith(
+        "Nobody here plays in it any more: the others play on. Its clock keeps running. "
+        "Starting a new game replaces it.")
+    # a game of computers only was never played here: it is resumed, as before
+    computers = Table.new("courtyard", ("red", "yellow"), 5, now=0.0,
+                          players={"red": "easy", "yellow": "hard"})
+    assert panel.resume_text(computers)[1] == "Resume game"
+
+
 def test_the_rules_screen_says_a_game_is_in_progress_and_whether_its_clock_runs() -> None:
     # reading the rules does not stop the clock: the rules screen says so, with a way back
     from app import panel

@@ -199,6 +199,9 @@ def test_after_quitting_a_person_only_watches_the_computers(table: Page) -> None
     table.wait_for_selector("#screen-home:not([hidden])")
     state = position(table)
     assert state.phase != "over" and "red" not in active_seats(state)
+    # Home offers to watch the computers, not to resume playing
+    assert table.inner_text("#btn-resume") == "Watch the game"
+    assert "Nobody here plays in it any more" in table.inner_text("#resume-text")
     table.click("#btn-resume")
     table.wait_for_selector("#screen-table:not([hidden])")
     # every text the notice shows (a computer's "no move" notice may follow it at once)
