@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from ludo import (
     Action,
@@ -572,8 +572,10 @@ def test_a_roll_with_no_move_is_shown_over_the_board(table: Page) -> None:
         last = record_from_json(json.loads(table.evaluate(
             f"localStorage.getItem({SAVE_KEY!r})"))["record"]).actions[-1]
         if last.type == "roll" and last.value != 6 and position(table).turn != before.turn:
-            notice = table.text_content("#board-notice")
-            assert notice == f"{before.turn.capitalize()} rolled a {last.value}: no move.", notice
+            # the save is written before the notice is drawn, so wait for the words: read at
+            # once they could still be the previous no-move roll's (failed so in a CI run)
+            expect(table.locator("#board-notice")).to_have_text(
+                f"{before.turn.capitalize()} rolled a {last.value}: no move.", timeout=5000)
             assert table.console_errors == []
             return
     raise AssertionError("no roll without a move came up")
