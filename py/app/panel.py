@@ -14,7 +14,7 @@ from typing import Any
 from ludo import Choice, Scene
 from ludo.rules.base import Cell, Piece
 
-from .table import COMPUTER_LEVELS, Table
+from .table import COMPUTER_LEVELS, TURN_SECONDS, Table
 from .view import LETTER, crown_svg, feather_svg
 
 History = Sequence[tuple[str | None, Sequence[Mapping[str, Any]]]]
@@ -327,6 +327,15 @@ def rules_html(table: Table, scene: Scene) -> str:
     if not table.session.timer:
         lines = [line for line in lines if not line.startswith("With the turn clock")]
         lines.append("Turn timer off for this game.")
+    elif table.turn_seconds != TURN_SECONDS:
+        # a clock set by the page's address (`?turn_seconds=`; online, the host's): the rules'
+        # summary says the clock this table runs, so a guest learns the host's setting too
+        seconds = round(table.turn_seconds)
+        said = f"{seconds} second{'s' if seconds != 1 else ''}"
+        usual = f"{TURN_SECONDS:.0f} seconds"
+        lines = [line.replace(usual, said, 1) + f" This table's clock is set to {said}, not "
+                 f"the usual {usual}." if line.startswith("With the turn clock") else line
+                 for line in lines]
     return "".join(f"<li>{escape(line)}</li>" for line in lines)
 
 
@@ -377,8 +386,11 @@ def log_html(table: Table, history: History, first: str = "", limit: int = 150,
 
 def quit_text(table: Table) -> str:
     """The quit dialog's text, saying only what applies here: on a device shared with other
-    people who play on, that they keep playing; else that the one who quits goes Home."""
-    return table.leave.text_at_device(shared=len(table.people_in_play()) > 1)
+    people who play on, that they keep playing; else that the one who quits goes Home; and
+    with only two seats left, that the other one wins and the match ends."""
+    leave = table.leave
+    return leave.text_at_device(shared=len(table.people_in_play()) > 1,
+                                last_two=not leave.ends_match and len(table.active_seats()) == 2)
 
 
 def quit_options_html(table: Table, seats: Sequence[str], default: str) -> str:

@@ -174,6 +174,23 @@ def test_the_rules_summary_speaks_of_the_clock_only_when_it_runs(rules: str) -> 
             assert clock == [] and items[-1] == "Turn timer off for this game.", items
 
 
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_the_rules_summary_names_the_clock_this_table_runs(rules: str) -> None:
+    """A clock set by the address (`?turn_seconds=`, online the host's, which a guest's table
+    takes from the host's sync) is the one the summary names, not the usual 30 seconds."""
+    seats = ("red", "green")
+    for seconds, said in ((12.0, "12 seconds"), (1.0, "1 second"), (30.0, "30 seconds")):
+        table = Table.new(rules, seats, 3, now=0.0, turn_seconds=seconds)
+        items = re.findall(r"<li>(.*?)</li>", panel.rules_html(table, table.scene()))
+        clock = [line for line in items if line.startswith("With the turn clock")]
+        assert len(clock) == 1 and clock[0].startswith(f"With the turn clock: {said} "), clock
+        if seconds == 30.0:
+            assert "set to" not in clock[0]
+        else:
+            assert clock[0].endswith(f"This table&#x27;s clock is set to {said}, not the usual "
+                                     "30 seconds.")
+
+
 def test_the_rules_summaries_name_every_option_the_rules_give() -> None:
     """Royal's two crowns offer three things, and a rider is never forced off; a Gilgiti team's
     finished partner rests, then plays for the partner (seed review 3)."""

@@ -515,16 +515,34 @@ def test_the_quit_text_says_only_what_applies_at_this_device() -> None:
     """The seed's sentences, those that apply here: two people sharing the device are not
     told about online and computer players, one against a computer is not told about a
     shared device; Gilgiti's leave (no such sentences) is said whole."""
-    shared = Table.new("courtyard", ("red", "green"), 4, now=0.0)
+    shared = Table.new("courtyard", ("red", "yellow", "green"), 4, now=0.0)
     text = panel.quit_text(shared)
     assert text == ("All your tokens will be removed, and you cannot rejoin this match. The "
                     "remaining players continue. On a shared device, the other players keep "
                     "playing.")
-    alone = Table.new("courtyard", ("red", "green"), 4, now=0.0, players={"green": "easy"})
+    alone = Table.new("courtyard", ("red", "yellow", "green"), 4, now=0.0,
+                      players={"yellow": "easy", "green": "easy"})
     assert panel.quit_text(alone).endswith(
         "The remaining players continue. Online and computer players return to Home.")
     gilgiti = Table.new("gilgiti", ("red", "green"), 4, now=0.0)
     assert panel.quit_text(gilgiti) == gilgiti.leave.text
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal"])
+@pytest.mark.parametrize("players", [{}, {"green": "easy"}])
+def test_the_quit_text_with_two_left_says_the_other_wins(rules: str,
+                                                         players: dict[str, str]) -> None:
+    """Rule 11: "The last player remaining wins." With two seats left nobody plays on, so the
+    dialog says that the other one wins instead of that the others continue."""
+    table = Table.new(rules, ("red", "green"), 4, now=0.0, players=players)
+    text = panel.quit_text(table)
+    last = ("Only one player would remain: that player is the last player remaining and "
+            "wins, and the match ends.")
+    # against a computer the page still goes Home after the quit (the match is over)
+    assert text.endswith(last + (" Online and computer players return to Home."
+                                 if players else ""))
+    assert "continue" not in text and "keep playing" not in text
+    assert text.startswith("All your ")
 
 
 def test_a_shut_stars_lock_is_drawn_above_the_block_on_it() -> None:

@@ -444,6 +444,19 @@ def test_s17_a_timeout_lets_the_rider_stay_on():
     assert men(after, "green")[0] == 5 and len(doubles(after)) == 1
 
 
+def test_s17_a_timeout_moves_the_rider_off_when_that_takes_him_home():
+    """Staying on top is for a player who did not choose; nobody would pass up going home
+    (here the last man home wins the game), so the timeout takes it."""
+    state = load(turn="red", phase="move", die="crown",
+                 men={"red": [40, "home", "home", "home"], "green": [40, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])  # red rides green
+    assert Action("stay") in legal_actions(state)
+    after, events = apply(state, Action("timeout"))
+    assert kinds(events)[:3] == ["timeout", "moved", "reached_home"]
+    assert after.phase == "over" and R.winners(after) == ("red",)
+    assert men(after, "green")[0] == 40 and doubles(after) == []
+
+
 def test_s18_a_rider_moving_off_cannot_play_into_an_occupied_space():
     state = load(turn="green", men={"red": [5, "balk", "balk", "balk"],
                                     "green": [5, "balk", "balk", "balk"],

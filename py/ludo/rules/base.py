@@ -208,14 +208,28 @@ class Leave(NamedTuple):
     button: str  # "Quit game"
     ends_match: bool = False
 
-    def text_at_device(self, shared: bool) -> str:
+    def text_at_device(self, shared: bool, last_two: bool = False) -> str:
         """``text`` with only what applies at this device: ``shared`` (other people here
         play on) drops :data:`LEAVE_AWAY`, else :data:`LEAVE_SHARED` goes. The rest, in the
-        seed's words, stays as written (a text with neither sentence is returned whole)."""
+        seed's words, stays as written (a text with neither sentence is returned whole).
+
+        ``last_two``: only two seats still play, so nobody plays on after this leave; the
+        other seat is the last player remaining and wins (Courtyard's rule 11). Then the
+        sentences about the others continuing (:data:`LEAVE_CONTINUE`, :data:`LEAVE_SHARED`)
+        would be untrue: :data:`LEAVE_LAST_TWO` says what happens instead, and
+        :data:`LEAVE_AWAY` stays where it applies (the page still goes Home)."""
+        text = self.text
+        if last_two and LEAVE_CONTINUE in text:
+            text = text.replace(LEAVE_CONTINUE, LEAVE_LAST_TWO).replace(LEAVE_SHARED, "")
         drop = LEAVE_AWAY if shared else LEAVE_SHARED
-        return " ".join(self.text.replace(drop, "").split())
+        return " ".join(text.replace(drop, "").split())
 
 
+LEAVE_CONTINUE = "The remaining players continue."
+"""The sentence of a leave's text that says the match goes on (the seed's words)."""
+LEAVE_LAST_TWO = ("Only one player would remain: that player is the last player remaining and "
+                  "wins, and the match ends.")
+"""What replaces :data:`LEAVE_CONTINUE` when only two seats still play."""
 LEAVE_AWAY = "Online and computer players return to Home."
 """The sentence of a leave's text for one who plays alone at this device (the seed's words)."""
 LEAVE_SHARED = "On a shared device, the other players keep playing."

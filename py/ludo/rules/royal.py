@@ -894,16 +894,18 @@ class RoyalRules:
         """What a timeout plays: deterministic, so every peer agrees.
 
         Two crowns: send the rider back. A throw whose only moves are riders moving
-        off: stay on top (moving off is the player's choice, and he made none). A
-        move: one that gets a man home, then one that sends a man to balk, then one
-        that climbs on an opponent, then starting a man, then the man furthest
+        off: stay on top (moving off is the player's choice, and he made none), unless
+        moving off takes a rider home, which no player would pass up (and which may win
+        the game). A move: one that gets a man home, then one that sends a man to balk,
+        then one that climbs on an opponent, then starting a man, then the man furthest
         along; ties to the lowest number.
         """
         if state.phase == "choose":
             kind, token = self.two_crown_options(state)[0]
             return Action(kind, token=token)
         if self.may_stay(state):
-            return STAY
+            home = [p.token for p in self.plays(state) if p.dest == HOME]
+            return Action("move", token=min(home)) if home else STAY
         ci = COLOUR_INDEX[state.turn]
         best = max(self.plays(state), key=lambda p: (
             p.dest == HOME, p.kind == "carry" and p.meets is not None, p.meets is not None,
