@@ -820,8 +820,9 @@ class SignalHub:
         task = asyncio.create_task(loop())
         yield
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        # bounded, and a cancel of this clean-up itself is not swallowed (as suppressing
+        # CancelledError around `await task` would)
+        await asyncio.wait([task], timeout=5)
         await self.store.close()
 
     async def _shutdown(self, app: web.Application) -> None:

@@ -451,6 +451,7 @@ class RedisRoomStore:
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()  # the pub/sub connection is up
         self._keeper: asyncio.Task[None] | None = None
+        self._closing = False
 
     @classmethod
     def factory(cls, settings: RedisSettings) -> Callable[[Mailbox], RedisRoomStore]:
@@ -472,12 +473,23 @@ class RedisRoomStore:
         self._keeper = asyncio.create_task(self._keep())
 
     async def close(self) -> None:
+        self._closing = True  # the loops stop even where redis-py turns a cancel into an error
         batches = (self._relays.task, self._broadcasts.task, self._touches.task)
-        for task in (self._keeper, self._listener, *batches, *self._tasks):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        tasks = [t for t in (self._keeper, self._listener, *batches, *self._tasks)
+                 if t is not None and not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # Bounded, and without swallowing a cancel of close() itself: awaiting each task
+            # under suppress(CancelledError) once hung a shutdown until an outer timeout, whose
+            # cancel it then swallowed.
+            done, pending = await asyncio.wait(tasks, timeout=self.settings.command_timeout)
+            for task in done:
+                if not task.cancelled():
+                    task.exception()  # retrieved: a task that failed on its way out is over
+            if pending:
+                self.log({"event": "internal-error", "where": "close",
+                          "error": f"{len(pending)} background tasks did not stop"})
         with contextlib.suppress(RedisError, OSError, StoreUnavailable):
             for (room, peer), local in list(self.members.items()):
                 if local.n:  # peers whose leaving the hub did not get to (shutdown under way)
@@ -581,6 +593,8 @@ class RedisRoomStore:
                 message = await self.pubsub.get_message(timeout=None)
                 pause = 0.05
             except (RedisError, OSError, TimeoutError) as exc:
+                if self._closing:  # the connection went because the store is closing
+                    return
                 self._listening.clear()
                 self._down(exc)
                 await asyncio.sleep(pause)  # redis-py reconnects and re-subscribes on the next
@@ -771,7 +785,7 @@ class RedisRoomStore:
         await self.resync()
 
     async def _keep(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(0.25 if self.outage else self.beat_every)
             try:
                 await self._beat()

@@ -30,7 +30,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from test_signal_redis import require
+from test_signal_redis import bounded, require
 
 from app.table import Table
 from ludo import Action, IllegalAction, legal_actions
@@ -314,7 +314,7 @@ def test_a_game_across_three_instances_goes_on_through_a_killed_instance_and_a_r
                     line.stop()
 
         with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(asyncio.run, asyncio.wait_for(run(), 300)).result()  # never hang
+            pool.submit(asyncio.run, bounded(run(), 300)).result()  # never hang
         verified = verify_record_json(json.loads(json.dumps(report["record"])))
         assert verified.used > 0
         print(f"killed at action {report['kill'][0]}, {report['kill'][1] - report['kill'][0]} "

@@ -112,12 +112,25 @@ def run_cluster(redis: RedisServer, size: int,
     with ThreadPoolExecutor(max_workers=1) as pool:
         try:
             # a bound against hanging (a bug would otherwise stop the whole run)
-            pool.submit(asyncio.run, asyncio.wait_for(run(), 120)).result()
+            pool.submit(asyncio.run, bounded(run(), 120)).result()
         except BaseException:
             for i, events in enumerate(cluster.events):  # what each instance said, for the report
                 print(f"instance {i}:", *events, sep="\n  ")
             raise
     return cluster
+
+
+async def bounded(work: Awaitable[None], limit: float) -> None:
+    """Run `work`; fail if it has not finished within `limit` seconds. Unlike wait_for, the
+    verdict does not rest on the cancel: code under test that swallowed it (a shutdown that
+    suppressed CancelledError once did) would otherwise make a hang pass."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=limit)
+    if not done:
+        task.cancel()
+        await asyncio.wait({task}, timeout=10)
+        raise AssertionError(f"the test or its shutdown was still running after {limit:.0f} s")
+    task.result()
 
 
 async def until(check: Callable[[], Awaitable[bool]], limit: float = 20.0,
@@ -368,3 +381,41 @@ def test_an_instance_taken_for_dead_closes_its_sockets_so_its_peers_join_again(
 
     cluster = run_cluster(redis_server, 2, test, redis_settings={"instance_timeout": 1.0})
     assert [e["peers"] for e in cluster.events_of(1, "instance-reaped")] == [1]
+
+
+def test_closing_a_store_is_bounded_and_a_cancel_of_it_is_not_swallowed(
+        redis_server: RedisServer) -> None:
+    """A background task that will not stop (as redis-py can leave one, turning a cancel into
+    a connection error) must not hang the helper's shutdown, and cancelling the shutdown
+    itself must cancel it: once the store awaited each task under suppress(CancelledError),
+    and a CI run hung 120 s in closing, then passed because that swallowed the bound's cancel."""
+    release = asyncio.Event()
+
+    async def stubborn() -> None:
+        while not release.is_set():
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue  # refuses to stop until released
+
+    async def test(c: Cluster) -> None:
+        store = c.store(0)
+        task = asyncio.create_task(stubborn())
+        store._tasks.add(task)
+        try:
+            # cancelled part-way, the close says so instead of carrying on
+            closing = asyncio.create_task(store.close())
+            await asyncio.sleep(0.2)
+            closing.cancel()
+            done, _ = await asyncio.wait({closing}, timeout=5)
+            assert done and closing.cancelled(), "a cancel of the store's close was swallowed"
+            # left alone, it gives up on the stubborn task after the command timeout
+            done, _ = await asyncio.wait({asyncio.create_task(store.close())}, timeout=10)
+            assert done, "closing the store waited for a task that will not stop"
+            assert c.events_of(0, "internal-error")[-1]["where"] == "close"
+        finally:  # so that a failure here fails instead of hanging the event loop's end
+            release.set()
+            task.cancel()
+            await asyncio.wait({task}, timeout=5)
+
+    run_cluster(redis_server, 1, test, redis_settings={"command_timeout": 1.0})
