@@ -134,6 +134,27 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     return None
 
 
+def asked_commitment(old: DiceLedger, new: DiceLedger) -> str | None:
+    """Why ``new`` (a sync's ledger, ``old``'s events and more) is refused for a chain it
+    commits for a roll this device was already asked for, or None.
+
+    ``old.opened`` is the roll this device revealed for and has not seen settled (on_open): a
+    commitment covering it that comes after ``old``'s events and before that roll's settling
+    was made once the host had seen our reveal, so the host could have chosen the die with it.
+    (A commitment after the settling cannot cover it: the ledger refuses that.)"""
+    asked = old.opened
+    if asked is None:
+        return None
+    for event in new.events[len(old.events):]:
+        if "commit" not in event:
+            return None  # roll `asked` is settled
+        commit = event["commit"]
+        if commit["start"] <= asked:
+            return (f"a chain of {str(commit['participant'])[:16]} is committed for roll {asked} "
+                    "after this device was asked for its reveal")
+    return None
+
+
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
 
@@ -1172,6 +1193,8 @@ class GuestRoom:
             # Only the same start again (a host that reloaded while the seed was drawn).
             self.problem = "The host started the match again, or another one, in this room."
             raise Refused("bad-begin", self.problem)
+        if old is not None and old.opened is not None:
+            ledger.open(old.opened)  # roll 0, which we revealed for: no chain may cover it now
         self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
         self.revealed, self.dropped = set(), set()
         self.bind(ledger)
@@ -1224,6 +1247,12 @@ class GuestRoom:
             reveal = chain.reveal(roll)
         except DiceError as exc:
             raise Refused("no-chain", str(exc)) from None
+        # From now on no chain may be committed for this roll, the host's included: the host
+        # sees our reveal before it settles, and a chain of its own committed after that would
+        # let it try links until the die is the one it wants. The record has no trace of when
+        # a roll was asked for, so only this device can hold the host to it (on_commit, and
+        # on_sync through `asked_commitment`).
+        ledger.open(roll)
         self.revealed.add(roll)
         self.send("reveal", roll=roll, reveal=reveal.hex())
 
@@ -1338,6 +1367,11 @@ class GuestRoom:
         if old_ledger is not None and ledger.events[:len(old_ledger.events)] != old_ledger.events:
             self.problem = "The host's record rewrites or takes back dice already settled."
             raise Refused("bad-sync", self.problem)
+        if old_ledger is not None and (late := asked_commitment(old_ledger, ledger)):
+            self.problem = f"The host's record does not verify: {late}"
+            raise Refused("bad-sync", self.problem)
+        if old_ledger is not None and old_ledger.opened == ledger.next_roll:
+            ledger.open(ledger.next_roll)  # still open: we revealed for it (see on_open)
         seat = self.seat
         seats = record.seats
         host_players = {s: k for s, k in body["players"].items() if s in seats}

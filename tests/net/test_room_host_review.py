@@ -1,0 +1,151 @@
+"""A hostile host against a guest (peer review 5): a host that sees the guests' reveals of an
+open roll and then commits a new chain of its own for that roll could pick the die; a host that
+changes the room's clock settings in a sync could time seats out early without being flagged.
+Each is refused by the guest (docs/online.md, "What a guest refuses")."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from roomkit import Net, started_match
+
+from app.table import Table
+from ludo import Action
+from ludo.notation import record_to_json
+from net import protocol
+from net.dice import DiceLedger, SecretChain
+from net.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom
+
+
+def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
+    """A message the (forged) host sends to one guest on its connection."""
+    if kind == "sync":
+        net.now += GUEST_SYNC_GAP_MS
+    text = protocol.encode(kind, net.host.peers[peer].counter.next(), **fields)
+    return net.guests[peer].receive(text, net.now)
+
+
+def _ask_for_sync(net: Net, peer: str) -> None:
+    """A host makes a guest ask for the record at will: it says the guest's move was stale."""
+    assert _from_host(net, peer, "refused", code="stale-action", message="stale")
+    assert net.guests[peer].sync_wanted
+
+
+def _sync_fields(net: Net, record: Any, peer: str, **changed: Any) -> dict[str, Any]:
+    names = dict(net.host.table.names) if net.host.table is not None else {}
+    fields = {"record": record, "names": names,
+              "players": net.host.players(), "timer": net.host.timer,
+              "turnSeconds": round(net.host.turn_seconds), "left": None,
+              "you": net.guests[peer].seat, "connected": net.host.connected_seats()}
+    return fields | changed
+
+
+# -- choosing a die by committing a chain after the reveals ------------------------------------
+
+
+def _green_roll_revealed(seed: int = 4) -> tuple[Net, GuestRoom, dict[str, Any], int]:
+    """A match in which green has rolled and every participant revealed for that roll, which
+    the host holds open (it does not settle it): the record before the roll, and its number."""
+    net = started_match(steps=0, seed=seed)
+    rnd = random.Random(seed)
+    host = net.host
+    green = net.guest_of("green")
+    assert green is not None
+    while not (host.table.seat_to_act == "green" and host.table.rolling
+               and host.collector is None):
+        net.play_one(rnd)
+    before = host.record_json()
+    host.settle = lambda now: None  # type: ignore[method-assign]  # the host holds the roll
+    green.act(Action("roll"))
+    net.pump()
+    collector = host.collector
+    assert collector is not None and collector.complete
+    assert "green" in collector.reveals and green.ledger.next_roll == collector.roll
+    return net, green, before, collector.roll
+
+
+def test_a_sync_whose_host_chain_is_committed_after_the_guests_revealed_is_refused() -> None:
+    net, green, before, roll = _green_roll_revealed()
+    collector = net.host.collector
+    assert collector is not None
+    guests = {p: r for p, r in collector.reveals.items() if p != HOST}
+    honest = green.ledger.preview(roll, collector.n, dict(collector.reveals)).value
+    # the host knows every guest's reveal: it tries new chains of its own until the die is
+    # the one it wants, and commits the chain for this very roll
+    for attempt in range(200):
+        ledger = DiceLedger.replay(before["dice"])
+        chain = SecretChain.new(roll, 2 * 64 + attempt)
+        ledger.commit(chain.commitment(HOST))
+        settled = ledger.settle(roll, collector.n, {HOST: chain.reveal(roll), **guests})
+        if settled.value != honest:
+            break
+    forged = dict(before, dice=ledger.to_json())
+    _ask_for_sync(net, "p1")
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, forged, "p1"))
+    assert green.problem is not None and "asked for" in green.problem
+    assert green.ledger.next_roll == roll  # nothing settled
+    assert green.ledger.commitment_for(HOST, roll) != chain.commitment(HOST)
+
+
+def test_an_honest_sync_while_a_revealed_roll_is_open_is_read() -> None:
+    net, green, before, roll = _green_roll_revealed()
+    _ask_for_sync(net, "p1")
+    assert _from_host(net, "p1", "sync", **_sync_fields(net, net.host.record_json(), "p1"))
+    assert green.problem is None and green.ledger.next_roll == roll
+    # the roll is still open for this guest: a chain for it is refused after the sync too
+    chain = SecretChain.new(roll, 200)
+    assert not _from_host(net, "p1", "commit", commit=chain.commitment(HOST).to_json())
+    assert green.ledger.commitment_for(HOST, roll) != chain.commitment(HOST)
+
+
+def test_a_host_chain_committed_for_a_roll_the_guest_revealed_for_is_refused() -> None:
+    # the host's first chain serves roll 0 only, and the host commits no successor: its chain
+    # has no link left for roll 1, so a successor from roll 1 is one the rules allow ... but
+    # only before anybody was asked for roll 1
+    net = Net()
+    net.seat_all()
+    host = net.host
+    host.chains = [SecretChain.new(0, 1)]
+    host.renew = lambda ledger: None  # type: ignore[method-assign]
+    host.start(net.now)
+    net.pump()
+    green = net.guest_of("green")
+    assert green is not None and green.table is not None and green.problem is None
+    assert green.ledger.links_left(HOST) == 0 and green.ledger.next_roll == 1
+    sent: list[str] = []
+    green.send_text = sent.append
+    assert _from_host(net, "p1", "open", roll=1, n=6)
+    assert sent and '"reveal"' in sent[-1]  # green revealed for roll 1
+    chain = SecretChain.new(1, 200)
+    assert not _from_host(net, "p1", "commit", commit=chain.commitment(HOST).to_json())
+    assert green.ledger.commitment_for(HOST, 1) is None
+    assert any("asked for" in n for n in green.notices)
+
+
+def test_a_begin_again_does_not_reopen_roll_0_to_a_chain_committed_after_the_reveals() -> None:
+    # the host "reloads" while the seed is drawn (a begin again, as an honest host's is), then
+    # sends a record whose seed comes from a chain of its own committed after our reveal
+    net = Net()
+    net.seat_all()
+    host = net.host
+    host.settle = lambda now: None  # type: ignore[method-assign]  # the host holds roll 0
+    host.start(net.now)
+    net.pump()
+    green = net.guest_of("green")
+    collector = host.collector
+    assert green is not None and collector is not None and "green" in collector.reveals
+    ledger = host.ledger
+    assert _from_host(net, "p1", "begin", match=ledger.room, participants=list(ledger.participants),
+                      commits=[e["commit"] for e in ledger.events])
+    forged = DiceLedger.replay(ledger.to_json())
+    chain = SecretChain.new(0, 200)
+    forged.commit(chain.commitment(HOST))
+    guests = {p: r for p, r in collector.reveals.items() if p != HOST}
+    seed = forged.settle(0, collector.n, {HOST: chain.reveal(0), **guests}).value
+    record = record_to_json(Table.new(host.rules, host.seats, seed, net.now).record._replace(
+        dice=forged.to_json()))
+    _ask_for_sync(net, "p1")
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, record, "p1"))
+    assert green.problem is not None and "asked for" in green.problem
+    assert green.table is None and green.ledger.next_roll == 0
