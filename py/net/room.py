@@ -979,6 +979,10 @@ class GuestRoom:
         # applied the action that started it (`own_from`), whatever the host's `left` says.
         self.own_deadline: float | None = None
         self.own_from: float | None = None
+        # The room's clock as the first sync of the match gave it (match id, timer on,
+        # turnSeconds), kept with the room: the host sets it once, and a host that could
+        # switch it off or shorten it in a later sync would time seats out early unflagged.
+        self.clock: tuple[str, bool, int] | None = None
         self.alive_at: float | None = None  # the last moment this page ran (see `alive`)
         self.shown_at: float | None = None  # when a notice last went over the board
         self.stalled_at: float | None = None  # when it last woke from a stall
@@ -1372,6 +1376,18 @@ class GuestRoom:
             raise Refused("bad-sync", self.problem)
         if old_ledger is not None and old_ledger.opened == ledger.next_roll:
             ledger.open(ledger.next_roll)  # still open: we revealed for it (see on_open)
+        clock = (ledger.room, body["timer"], body["turnSeconds"])
+        kept = self.clock if self.clock is not None and self.clock[0] == ledger.room else None
+        lobby_timer = None if self.lobby is None else self.lobby["timer"]
+        if (kept is not None and kept != clock) or lobby_timer not in (None, body["timer"]):
+            was: tuple[Any, ...] = kept if kept is not None and kept != clock \
+                else (ledger.room, lobby_timer, body["turnSeconds"])
+            self.problem = (f"The host's record changes the room's turn clock (from "
+                            f"{_clock_words(was)} to {_clock_words(clock)}): it is refused.")
+            raise Refused("bad-sync", self.problem)
+        if self.clock != clock:
+            self.clock = clock
+            self.on_saved()
         seat = self.seat
         seats = record.seats
         host_players = {s: k for s, k in body["players"].items() if s in seats}
@@ -1577,7 +1593,10 @@ class GuestRoom:
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
                 "asked": self.asked, "match": self.match, "hostSeen": self.host_seen,
                 "quitSent": self.quit_sent, "forcedQuit": self.forced_quit,
-                "earlyTimeouts": self.early_timeouts}
+                "earlyTimeouts": self.early_timeouts,
+                "clock": None if self.clock is None else {
+                    "match": self.clock[0], "timer": self.clock[1],
+                    "turnSeconds": self.clock[2]}}
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None],
@@ -1610,12 +1629,28 @@ class GuestRoom:
         if room.forced_quit is not None:
             room.problem = ("The host made your seat leave the match: you did not ask to "
                             "leave from this device.")
+        room.clock = _saved_clock(data.get("clock"))  # absent in rooms saved before it was
         early = data.get("earlyTimeouts")
         if isinstance(early, dict):
             room.early_timeouts = {s: n for s, n in list(early.items())[:8]
                                    if isinstance(s, str) and len(s) <= 16
                                    and type(n) is int and 0 < n <= 10**6}
         return room
+
+
+def _clock_words(clock: tuple[Any, ...]) -> str:
+    return f"{clock[2]} s a turn" if clock[1] is True else "no clock"
+
+
+def _saved_clock(value: Any) -> tuple[str, bool, int] | None:
+    """A stored room clock read as hostile input: as a sync carries it, else None."""
+    if not isinstance(value, dict) or set(value) != {"match", "timer", "turnSeconds"}:
+        return None
+    match, timer, seconds = value["match"], value["timer"], value["turnSeconds"]
+    if not isinstance(match, str) or len(match) > 64 or type(timer) is not bool \
+            or type(seconds) is not int or not 1 <= seconds <= 3600:
+        return None
+    return match, timer, seconds
 
 
 def _finite_float(value: Any) -> float | None:

@@ -5,9 +5,11 @@ Each is refused by the guest (docs/online.md, "What a guest refuses")."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
+import pytest
 from roomkit import Net, started_match
 
 from app.table import Table
@@ -149,3 +151,86 @@ def test_a_begin_again_does_not_reopen_roll_0_to_a_chain_committed_after_the_rev
     assert not _from_host(net, "p1", "sync", **_sync_fields(net, record, "p1"))
     assert green.problem is not None and "asked for" in green.problem
     assert green.table is None and green.ledger.next_roll == 0
+
+
+# -- changing the room's clock in a sync ---------------------------------------------------------
+
+
+def _clocked() -> tuple[Net, GuestRoom, random.Random]:
+    net = started_match(steps=0, seed=2, timer=True)
+    green = net.guest_of("green")
+    assert green is not None
+    return net, green, random.Random(1)
+
+
+def _to_green_roll(net: Net, rnd: random.Random) -> None:
+    host = net.host
+    while not (host.table.seat_to_act == "green" and host.table.rolling
+               and host.collector is None):
+        if host.collector is not None:
+            net.now += 1500
+            host.tick(net.now)
+            net.pump()
+            continue
+        net.play_one(rnd)
+
+
+@pytest.mark.parametrize("changed", [{"timer": False}, {"turnSeconds": 1},
+                                     {"turnSeconds": 3600}])
+def test_a_sync_that_changes_the_rooms_clock_is_refused(changed: dict[str, Any]) -> None:
+    # a host that could switch the clock off (or to 1 s) in a sync would time seats out at
+    # once from then on, and no guest would flag it (their own clock is the room's)
+    net, green, rnd = _clocked()
+    _to_green_roll(net, rnd)
+    _ask_for_sync(net, "p1")
+    record = net.host.record_json()
+    assert not _from_host(net, "p1", "sync", **_sync_fields(net, record, "p1", **changed))
+    assert green.problem is not None and "clock" in green.problem
+    net.now += 2000
+    net.host.act("table", Action("timeout"), net.now)  # at once: about 28 s early
+    net.pump()
+    assert green.early_timeouts == {"green": 1}
+
+
+def test_the_rooms_clock_is_kept_through_a_reload_of_the_guests_page() -> None:
+    net, green, rnd = _clocked()
+    _to_green_roll(net, rnd)
+    saved = json.loads(json.dumps(green.to_json()))
+    again = GuestRoom.restore(saved, green.send_text)
+    net.guests["p1"] = again
+    again.connect()
+    net.queue.clear()
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(),
+                           **net.host.lobby_fields("green"))
+    assert again.receive(text, net.now)
+    assert not _from_host(net, "p1", "sync", **_sync_fields(
+        net, net.host.record_json(), "p1", turnSeconds=1))
+    assert again.problem is not None and "clock" in again.problem
+    _ask_for_sync(net, "p1")  # the room's own clock is read
+    assert _from_host(net, "p1", "sync", **_sync_fields(net, net.host.record_json(), "p1"))
+    assert again.table is not None and again.clock == (net.host.match, True, 30)
+
+
+def test_a_sync_whose_timer_is_not_the_lobbys_is_refused() -> None:
+    net, green, rnd = _clocked()
+    fresh = GuestRoom(green.room, green.secret, "Greeny", green.send_text, green.chains)
+    fresh.seat, fresh.match = green.seat, green.match
+    net.guests["p1"] = fresh
+    fresh.connect()
+    net.queue.clear()
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(),
+                           **net.host.lobby_fields("green"))
+    assert fresh.receive(text, net.now) and fresh.lobby["timer"] is True
+    assert not _from_host(net, "p1", "sync", **_sync_fields(
+        net, net.host.record_json(), "p1", timer=False))
+    assert fresh.problem is not None and "clock" in fresh.problem
+
+
+@pytest.mark.parametrize("clock", [None, 1, "x", [], {"match": 1}, {"match": "m", "timer": 1,
+                                                                   "turnSeconds": 30},
+                                   {"match": "m", "timer": True, "turnSeconds": 0},
+                                   {"match": "m", "timer": True, "turnSeconds": 1e9}])
+def test_a_stored_clock_that_is_no_clock_is_as_if_absent(clock: Any) -> None:
+    net, green, _ = _clocked()
+    saved = dict(green.to_json(), clock=clock)
+    assert GuestRoom.restore(saved, green.send_text).clock is None
