@@ -16,7 +16,8 @@ up to ``MAX_HOST_BYTES``, and travels in ``FRAME_BYTES`` parts (:func:`frames`,
 
 Names follow one rule on both sides (:func:`clean_name`, at the end): a name the host sends (its
 own seats', its guests', a restored room's) and a name a guest claims is kept as a name typed
-at the setup form is: printable, no bidirectional controls, spaces collapsed, at most
+at the setup form is: printable, no bidirectional controls nor other invisible format
+characters, spaces collapsed, something visible in it (else it is no name), at most
 ``NAME_LENGTH`` whole characters (graphemes); and at most ``MAX_NAME`` code points, the most any
 peer accepts in a message, so that a name of emoji sequences or stacked accents (6 family emoji
 are 42 code points) never makes the host's lobby unreadable to every guest. Both cuts fall
@@ -304,12 +305,41 @@ def graphemes(text: str) -> list[str]:
     return clusters
 
 
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as nothing (Hangul fillers, the blank Braille pattern)."""
+
+
+def _shown(ch: str) -> bool:
+    """Whether a character is kept in a name or a peer's words: not a control, surrogate,
+    private, unassigned or line break; no bidirectional control; and no other format character
+    (zero-width space, word joiner, soft hyphen, byte order mark, ...), which shows nothing,
+    except the joiners writing needs: the zero-width (non-)joiner, and tag characters (the
+    flags of England, Scotland, Wales)."""
+    code = ord(ch)
+    category = unicodedata.category(ch)
+    if category in _DROPPED_CATEGORIES or ch in _BLANK_LETTERS:
+        return False
+    if category == "Cf":
+        return code in (0x200C, 0x200D) or 0xE0020 <= code <= 0xE007F
+    return True
+
+
+_BLACK_FLAG = "\U0001F3F4"  # tag characters after it spell a subdivision's flag
+
+
 def _printable(text: str) -> str:
     kept = "".join(" " if ch.isspace() else ch for ch in text  # a line break parts words
-                   if ch.isspace() or unicodedata.category(ch) not in _DROPPED_CATEGORIES
-                   and not 0x202A <= ord(ch) <= 0x202E and not 0x2066 <= ord(ch) <= 0x2069
-                   and ch not in "\u200e\u200f\u061c")
+                   if ch.isspace() or _shown(ch))
+    if any(0xE0020 <= ord(ch) <= 0xE007F for ch in kept):  # tags only in a flag, else unseen
+        kept = "".join(c if c.startswith(_BLACK_FLAG) else
+                       "".join(ch for ch in c if not 0xE0020 <= ord(ch) <= 0xE007F)
+                       for c in graphemes(kept))
     return " ".join(kept.split())
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a letter, number, punctuation or symbol."""
+    return any(unicodedata.category(ch)[0] in "LNPS" for ch in text)
 
 
 def cut(text: str, points: int, whole: int | None = None) -> str:
@@ -329,7 +359,9 @@ def clean_name(text: str) -> str:
     """A name as the network keeps it (see the module's text); "" when nothing is left."""
     if not isinstance(text, str):
         return ""
-    return cut(_printable(text), MAX_NAME, NAME_LENGTH).strip()
+    # (a joiner at either end joins nothing: "Greeny" + U+200D would pass for "Greeny")
+    name = cut(_printable(text), MAX_NAME, NAME_LENGTH).strip(" \u200c\u200d")
+    return name if _visible(name) else ""  # a name nobody can see is no name
 
 
 def clean_text(text: str, points: int) -> str:

@@ -72,10 +72,42 @@ def test_a_cleaned_name_fits_a_message_is_whole_and_cleans_to_itself(text: str) 
     name = clean_name(text)
     assert len(name) <= protocol.MAX_NAME and len(graphemes(name)) <= NAME_LENGTH
     assert clean_name(name) == name
-    whole = graphemes(" ".join(clean_name_printable(text).split()))
+    # (a joiner at either end is dropped: it joins nothing)
+    whole = graphemes(" ".join(clean_name_printable(text).split()).strip(" \u200c\u200d"))
     kept = graphemes(name)
     assert kept == whole[:len(kept)]  # whole graphemes, from the start
     # a lobby carrying it is one every guest reads
     net = Net(names={"red": text})
     guest = net.add_guest("p1")
     assert guest.lobby is not None, guest.notices
+
+
+INVISIBLE = ["\u200b", "\u2060\u2060", "\u00ad", "\ufeff", "\u3164", "\u2800", "\u200d",
+             "\u206a", "\ufff9", "\u115f\u1160", "\U000e0041"]
+
+
+def test_a_name_of_invisible_characters_is_no_name_and_invisible_ones_are_dropped() -> None:
+    # format characters (zero-width spaces, word joiners, soft hyphens, byte order marks) and
+    # blank letters show nothing: a seat named with them would be a blank row in every
+    # guest's lobby, and "Greeny" + U+200B would pass for "Greeny"
+    for text in INVISIBLE:
+        assert clean_name(text) == "", text
+        assert clean_name("Greeny" + text) == "Greeny", text
+    assert clean_name(" \u0301 \u0301") == ""  # accents over nothing: no name either
+    # what writing needs is kept: joiners inside words and emoji, flags of subdivisions
+    assert clean_name("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == \
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # Persian, a zero-width non-joiner
+    assert clean_name(FAMILY) == FAMILY
+    scotland = "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    assert clean_name(scotland) == scotland
+
+
+def test_a_guest_claiming_with_an_invisible_name_gets_the_seats_name() -> None:
+    net = Net(names={"red": "\u200b\u200b"})
+    assert "red" not in net.host.names
+    green = net.add_guest("p1")
+    green.claim("green", "\u2060\u200b\u3164")
+    net.pump()
+    assert green.seat == "green"
+    assert net.host.holders["green"].name == "Green"
+    assert [r["name"] for r in green.lobby["seats"]][:2] == ["", "Green"]
