@@ -1338,6 +1338,15 @@ class GuestRoom:
             record = record_from_json(body["record"])
             if record.dice is None:
                 raise DiceError("the record has no dice")
+            lobby = self.lobby
+            if lobby is not None and (record.rules != lobby["rules"]
+                                      or dict(record.options) != lobby["options"]):
+                # the room's game is the one its lobby showed when the seat was taken: a host
+                # must not show one (Classic, no teams) and play another (Courtyard, teams)
+                played = _game_words(record.rules, record.options)
+                shown = _game_words(lobby["rules"], lobby["options"])
+                raise DiceError(f"the record is a match of {played}, the room's lobby showed "
+                                f"{shown}")
             ledger = DiceLedger.replay(record.dice)
             players = body["players"]
             self.check_participants(ledger.participants, [
@@ -1636,6 +1645,13 @@ class GuestRoom:
                                    if isinstance(s, str) and len(s) <= 16
                                    and type(n) is int and 0 < n <= 10**6}
         return room
+
+
+def _game_words(rules: Any, options: Mapping[str, Any] | tuple[tuple[str, Any], ...]) -> str:
+    """A rule set and its options in a problem's words (the host's text: cleaned, short)."""
+    shown = ", ".join(f"{k}: {str(v)[:20]}" for k, v in list(dict(options).items())[:4])
+    words = clean_text(str(rules), 32) + (f" ({shown})" if shown else "")
+    return clean_text(words, 80)
 
 
 def _clock_words(clock: tuple[Any, ...]) -> str:

@@ -234,3 +234,35 @@ def test_a_stored_clock_that_is_no_clock_is_as_if_absent(clock: Any) -> None:
     net, green, _ = _clocked()
     saved = dict(green.to_json(), clock=clock)
     assert GuestRoom.restore(saved, green.send_text).clock is None
+
+
+# -- a lobby of one game, a match of another -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("shown", "played"), [
+    (("classic", {}), ("courtyard", {})),  # the same board, capture-to-unlock or not
+    (("gilgiti", {"teams": False}), ("gilgiti", {"teams": True})),
+    (("courtyard", {}), ("royal", {}))])
+def test_a_match_of_other_rules_or_options_than_the_lobby_showed_is_refused(
+        shown: tuple[str, dict[str, Any]], played: tuple[str, dict[str, Any]]) -> None:
+    net = Net(rules=played[0], options=played[1])
+    real = net.host.lobby_fields
+
+    def lobby(you: str | None = None) -> dict[str, Any]:
+        return real(you) | {"rules": shown[0], "options": shown[1]}
+
+    net.host.lobby_fields = lobby  # type: ignore[method-assign]
+    net.seat_all()
+    green = net.guest_of("green")
+    assert green is not None and green.lobby is not None
+    assert green.lobby["rules"] == shown[0]
+    net.host.start(net.now)
+    net.pump()
+    assert green.table is None
+    assert green.problem is not None and shown[0] in green.problem, green.problem
+
+
+def test_a_match_of_the_rules_and_options_the_lobby_showed_is_read() -> None:
+    net = started_match(rules="gilgiti", options={"teams": True})
+    for guest in net.guests.values():
+        assert guest.problem is None and guest.table is not None
