@@ -40,6 +40,11 @@ CHAIN_LENGTH = 4096
 # a longer one must not be able to keep a browser hashing for minutes.
 MAX_CHAIN_LENGTH = 1 << 16
 RENEW_MARGIN = 64  # commit a successor chain when fewer links than this remain
+# Chains one participant may commit in a match (64 * 4096 rolls: any real game). A record read
+# from elsewhere (a host's sync, a stored room, a file) with more is refused: each commitment
+# costs its reader time in proportion to the chains before it, and a 3 MB sync of 20,000 of
+# them took 14 s of CPU to replay (peer review 5). The host holds its guests to it too.
+MAX_CHAINS = 64
 MAX_RANGE = 2**32  # draw() takes 1 <= n <= MAX_RANGE
 
 T = TypeVar("T")
@@ -292,6 +297,7 @@ class DiceLedger:
         self.min_contributors = min_contributors
         self._rank = {p: i for i, p in enumerate(order)}
         self._commitments: dict[str, list[Commitment]] = {p: [] for p in order}
+        self._chains: dict[str, int] = {}  # commitments replayed, per participant (MAX_CHAINS)
         self._anchors: dict[str, _Anchor] = {}
         self.rolls: list[SettledRoll] = []
         self.events: list[dict[str, Any]] = []  # the record: commits and rolls, in order
@@ -482,7 +488,13 @@ class DiceLedger:
 
     def _replay_event(self, event: Any) -> None:
         if isinstance(event, dict) and set(event) == {"commit"}:
-            self.commit(Commitment.from_json(event["commit"]))
+            commitment = Commitment.from_json(event["commit"])
+            chains = self._chains.get(commitment.participant, 0) + 1
+            if chains > MAX_CHAINS:
+                raise DiceError(f"more than {MAX_CHAINS} chains of {commitment.participant[:16]}"
+                                " in one match")
+            self.commit(commitment)
+            self._chains[commitment.participant] = chains
             return
         if not isinstance(event, dict) or set(event) != {"roll", "n", "reveals", "value"}:
             raise DiceError("an event is {commit} or {roll, n, reveals, value}")

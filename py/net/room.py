@@ -51,6 +51,7 @@ from ludo.notation import record_from_json, record_to_json
 from . import protocol
 from .dice import (
     CHAIN_LENGTH,
+    MAX_CHAINS,
     RENEW_MARGIN,
     Commitment,
     DiceError,
@@ -86,7 +87,7 @@ STALL_MS = 3000.0
 NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
-MAX_COMMITS = 64  # dice chains per participant per match (64 * 4096 rolls: any real game)
+MAX_COMMITS = MAX_CHAINS  # dice chains per participant per match (64 * 4096 rolls)
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 # What a host's `refused` can answer, by the person's request it refuses (HostRoom's codes):
 # a guest shows a refusal over the board only while such a request of its own awaits an

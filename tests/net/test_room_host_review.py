@@ -16,7 +16,8 @@ from app.table import Table
 from ludo import Action
 from ludo.notation import record_to_json
 from net import protocol
-from net.dice import DiceLedger, SecretChain
+from net.dice import MAX_CHAINS, DiceError, DiceLedger, SecretChain
+from net.record import verify_record_json
 from net.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom
 
 
@@ -266,3 +267,39 @@ def test_a_match_of_the_rules_and_options_the_lobby_showed_is_read() -> None:
     net = started_match(rules="gilgiti", options={"teams": True})
     for guest in net.guests.values():
         assert guest.problem is None and guest.table is not None
+
+
+# -- a record that costs its reader quadratic time -------------------------------------------
+
+
+def test_a_sync_with_more_chains_of_one_participant_than_a_match_allows_is_refused() -> None:
+    # each commitment costs a replay time in proportion to the chains before it: a 3 MB sync of
+    # 20,000 of the host's took 14 s of CPU, and the host can make a guest ask every second
+    net = started_match(steps=20, seed=3)
+    green = net.guest_of("green")
+    assert green is not None
+    record = net.host.record_json()
+    forged = DiceLedger.replay(record["dice"])
+    start = forged.next_roll + forged.links_left(HOST)
+    for i in range(MAX_CHAINS + 1):
+        forged.commit(SecretChain.new(start + i, 200).commitment(HOST))
+    _ask_for_sync(net, "p1")
+    before = green.ledger.to_json()
+    assert not _from_host(net, "p1", "sync",
+                          **_sync_fields(net, dict(record, dice=forged.to_json()), "p1"))
+    assert green.problem is not None and f"more than {MAX_CHAINS} chains" in green.problem
+    assert green.ledger.to_json() == before
+    with pytest.raises(DiceError, match="chains"):
+        verify_record_json(dict(record, dice=forged.to_json()))
+
+
+def test_a_record_with_as_many_chains_as_a_match_allows_verifies() -> None:
+    net = started_match(steps=20, seed=3)
+    record = net.host.record_json()
+    ledger = DiceLedger.replay(record["dice"])
+    start = ledger.next_roll + ledger.links_left(HOST)
+    chains = sum(1 for e in ledger.events if "commit" in e and
+                 e["commit"]["participant"] == HOST)
+    for i in range(MAX_CHAINS - chains):
+        ledger.commit(SecretChain.new(start + i, 200).commitment(HOST))
+    verify_record_json(dict(record, dice=ledger.to_json()))
