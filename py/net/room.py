@@ -1141,6 +1141,20 @@ class GuestRoom:
     # -- host messages ---------------------------------------------------------------------
 
     def on_lobby(self, message: Message, now: float) -> None:
+        body, t = message.body, self.table
+        # the match under way is the game the lobby shows: a host that sent its record before
+        # its lobby must not show another game (or clock) on the room screen than it plays
+        if t is not None and (body["rules"] != t.record.rules
+                              or body["options"] != dict(t.record.options)):
+            self.problem = (f"The host's lobby shows {_game_words(body['rules'], body['options'])}"
+                            f", but the match under way is "
+                            f"{_game_words(t.record.rules, t.record.options)}: it is refused.")
+            raise Refused("bad-lobby", self.problem)
+        if t is not None and self.clock is not None and body["timer"] != self.clock[1]:
+            self.problem = (f"The host's lobby changes the room's turn clock (from "
+                            f"{_clock_words(self.clock)} to {'a' if body['timer'] else 'no'} "
+                            "clock): it is refused.")
+            raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim

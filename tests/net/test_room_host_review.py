@@ -303,3 +303,23 @@ def test_a_record_with_as_many_chains_as_a_match_allows_verifies() -> None:
     for i in range(MAX_CHAINS - chains):
         ledger.commit(SecretChain.new(start + i, 200).commitment(HOST))
     verify_record_json(dict(record, dice=ledger.to_json()))
+
+
+@pytest.mark.parametrize("changed", [{"rules": "classic"}, {"options": {"teams": True}},
+                                     {"timer": True}])
+def test_a_lobby_after_the_record_that_shows_another_game_or_clock_is_refused(
+        changed: dict[str, Any]) -> None:
+    # a host that sends its record before its lobby (after a guest's reload, say) must not
+    # show another game on the room screen than the one it plays
+    net = started_match(steps=5)
+    green = net.guest_of("green")
+    assert green is not None and green.table is not None
+    lobby = green.lobby
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(),
+                           **(net.host.lobby_fields("green") | changed))
+    assert not green.receive(text, net.now)
+    assert green.problem is not None and "lobby" in green.problem
+    assert green.lobby == lobby
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(),
+                           **net.host.lobby_fields("green"))
+    assert green.receive(text, net.now)
