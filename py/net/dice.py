@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 SCHEME = "courtyard-ludo/dice/v1"
@@ -461,10 +461,13 @@ class DiceLedger:
                 "minContributors": self.min_contributors, "events": [dict(e) for e in self.events]}
 
     @classmethod
-    def replay(cls, data: Any) -> DiceLedger:
+    def replay(cls, data: Any,
+               check: Callable[[DiceLedger, Commitment], None] | None = None) -> DiceLedger:
         """Rebuild a ledger from a record, verifying every commitment, link and value.
 
-        DiceError names the first event that does not verify."""
+        DiceError names the first event that does not verify. ``check`` is called with the
+        ledger as it stands before each commitment (DiceError to refuse it): a reader's own
+        rules for when a chain may be committed (a guest's, :func:`net.room.successor_refusal`)."""
         if not isinstance(data, dict):
             raise DiceError("dice record: a JSON object")
         expected = {"scheme", "room", "participants", "minContributors", "events"}
@@ -481,18 +484,21 @@ class DiceLedger:
         ledger = cls(data["room"], participants, minimum)
         for i, event in enumerate(data["events"]):
             try:
-                ledger._replay_event(event)
+                ledger._replay_event(event, check)
             except DiceError as exc:
                 raise DiceError(f"dice record, event {i}: {exc}") from None
         return ledger
 
-    def _replay_event(self, event: Any) -> None:
+    def _replay_event(self, event: Any,
+                      check: Callable[[DiceLedger, Commitment], None] | None = None) -> None:
         if isinstance(event, dict) and set(event) == {"commit"}:
             commitment = Commitment.from_json(event["commit"])
             chains = self._chains.get(commitment.participant, 0) + 1
             if chains > MAX_CHAINS:
                 raise DiceError(f"more than {MAX_CHAINS} chains of {commitment.participant[:16]}"
                                 " in one match")
+            if check is not None and commitment.participant in self._rank:
+                check(self, commitment)
             self.commit(commitment)
             self._chains[commitment.participant] = chains
             return

@@ -135,6 +135,26 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     return None
 
 
+def successor_rule(ledger: DiceLedger, commitment: Commitment) -> None:
+    """The rules a live commitment is held to (:func:`successor_refusal`), for one read from
+    a host's record (DiceLedger.replay calls it before each): DiceError when it breaks them.
+
+    The match's first chains (before roll 0 is settled) are free. After that a chain is a
+    successor, and the host's must start after the next roll: its own table commits the next
+    chain while the current one still has links (``HostRoom.renew``), so a host chain from the
+    next roll on was committed when that roll could have been asked for already, and this
+    device may have reloaded since and not remember it (``asked_commitment``)."""
+    if not ledger.rolls:
+        return
+    refusal = successor_refusal(ledger, commitment)
+    if refusal is None and commitment.participant == HOST \
+            and commitment.start <= ledger.next_roll:
+        refusal = (f"the host's chain from roll {commitment.start} was committed when its last "
+                   "chain had run out")
+    if refusal is not None:
+        raise DiceError(refusal)
+
+
 def asked_commitment(old: DiceLedger, new: DiceLedger) -> str | None:
     """Why ``new`` (a sync's ledger, ``old``'s events and more) is refused for a chain it
     commits for a roll this device was already asked for, or None.
@@ -1362,7 +1382,7 @@ class GuestRoom:
                 shown = _game_words(lobby["rules"], lobby["options"])
                 raise DiceError(f"the record is a match of {played}, the room's lobby showed "
                                 f"{shown}")
-            ledger = DiceLedger.replay(record.dice)
+            ledger = DiceLedger.replay(record.dice, successor_rule)
             players = body["players"]
             self.check_participants(ledger.participants, [
                 s for s in record.seats if players.get(s) == "remote"])

@@ -47,24 +47,31 @@ def _sync_fields(net: Net, record: Any, peer: str, **changed: Any) -> dict[str, 
 # -- choosing a die by committing a chain after the reveals ------------------------------------
 
 
-def _green_roll_revealed(seed: int = 4) -> tuple[Net, GuestRoom, dict[str, Any], int]:
-    """A match in which green has rolled and every participant revealed for that roll, which
-    the host holds open (it does not settle it): the record before the roll, and its number."""
-    net = started_match(steps=0, seed=seed)
+def _green_roll_revealed(seed: int = 4, net: Net | None = None, after: int = 0
+                         ) -> tuple[Net, GuestRoom, dict[str, Any], int]:
+    """A match in which green has rolled (at roll ``after`` or later) and every participant
+    revealed for that roll, which the host holds open (it does not settle it): the record
+    before the roll, and its number."""
+    net = net or started_match(steps=0, seed=seed)
     rnd = random.Random(seed)
     host = net.host
     green = net.guest_of("green")
     assert green is not None
     while not (host.table.seat_to_act == "green" and host.table.rolling
-               and host.collector is None):
+               and host.collector is None and host.ledger.next_roll >= after):
+        if host.collector is not None:
+            net.now += 1500
+            host.tick(net.now)
+            net.pump()
+            continue
         net.play_one(rnd)
     before = host.record_json()
     host.settle = lambda now: None  # type: ignore[method-assign]  # the host holds the roll
     green.act(Action("roll"))
     net.pump()
     collector = host.collector
-    assert collector is not None and collector.complete
-    assert "green" in collector.reveals and green.ledger.next_roll == collector.roll
+    assert collector is not None and "green" in collector.reveals
+    assert green.ledger.next_roll == collector.roll
     return net, green, before, collector.roll
 
 
@@ -86,9 +93,39 @@ def test_a_sync_whose_host_chain_is_committed_after_the_guests_revealed_is_refus
     forged = dict(before, dice=ledger.to_json())
     _ask_for_sync(net, "p1")
     assert not _from_host(net, "p1", "sync", **_sync_fields(net, forged, "p1"))
-    assert green.problem is not None and "asked for" in green.problem
+    # (refused twice over: the host's own table commits its next chain before the last one
+    # runs out, and this device was asked for that roll before the chain came)
+    assert green.problem is not None and "a successor is committed when" in green.problem
     assert green.ledger.next_roll == roll  # nothing settled
     assert green.ledger.commitment_for(HOST, roll) != chain.commitment(HOST)
+
+
+def test_a_sync_with_another_seats_chain_committed_after_the_reveals_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # yellow's chain runs out (its page commits no successor): a successor from the next roll
+    # is then one the rules allow, so a host could commit one "for yellow" (yellow's page
+    # would refuse it, green's cannot tell) once it has seen green's reveal, and pick the die
+    monkeypatch.setattr(GuestRoom, "chain_length", 2 * 64)
+    net = Net()
+    net.seat_all()
+    monkeypatch.setattr(GuestRoom, "chain_length", 4096)
+    net.guests["p2"].renew = lambda ledger: None  # type: ignore[method-assign]
+    net.host.start(net.now)
+    net.pump()
+    net, green, before, roll = _green_roll_revealed(net=net, after=2 * 64 + 1)
+    assert green.ledger.links_left("yellow") == 0
+    collector = net.host.collector
+    assert collector is not None
+    others = {p: r for p, r in collector.reveals.items() if p != "yellow"}
+    ledger = DiceLedger.replay(before["dice"])
+    chain = SecretChain.new(roll, 2 * 64)
+    ledger.commit(chain.commitment("yellow"))
+    ledger.settle(roll, collector.n, {"yellow": chain.reveal(roll), **others})
+    _ask_for_sync(net, "p1")
+    assert not _from_host(net, "p1", "sync",
+                          **_sync_fields(net, dict(before, dice=ledger.to_json()), "p1"))
+    assert green.problem is not None and "asked for" in green.problem
+    assert green.ledger.next_roll == roll
 
 
 def test_an_honest_sync_while_a_revealed_roll_is_open_is_read() -> None:
@@ -287,7 +324,8 @@ def test_a_sync_with_more_chains_of_one_participant_than_a_match_allows_is_refus
     before = green.ledger.to_json()
     assert not _from_host(net, "p1", "sync",
                           **_sync_fields(net, dict(record, dice=forged.to_json()), "p1"))
-    assert green.problem is not None and f"more than {MAX_CHAINS} chains" in green.problem
+    # (refused as successors the rules do not allow, too: the host's chain has links left)
+    assert green.problem is not None and "successor" in green.problem
     assert green.ledger.to_json() == before
     with pytest.raises(DiceError, match="chains"):
         verify_record_json(dict(record, dice=forged.to_json()))
@@ -323,3 +361,39 @@ def test_a_lobby_after_the_record_that_shows_another_game_or_clock_is_refused(
     text = protocol.encode("lobby", net.host.peers["p1"].counter.next(),
                            **net.host.lobby_fields("green"))
     assert green.receive(text, net.now)
+
+
+def test_a_host_chain_from_the_next_roll_is_refused_in_a_sync_after_a_reload() -> None:
+    # green revealed for roll 1 and reloaded before it was settled: it no longer remembers
+    # being asked, but a host chain from the roll under way (committed once the host's last
+    # chain had run out: its own table renews before that) is refused all the same
+    net = Net()
+    net.seat_all()
+    host = net.host
+    host.chains = [SecretChain.new(0, 1)]
+    host.renew = lambda ledger: None  # type: ignore[method-assign]
+    host.start(net.now)
+    net.pump()
+    green = net.guest_of("green")
+    assert green is not None and green.table is not None
+    sent: list[str] = []
+    green.send_text = sent.append
+    assert _from_host(net, "p1", "open", roll=1, n=6)
+    reveal = bytes.fromhex(json.loads(sent[-1])["reveal"])
+    again = GuestRoom.restore(json.loads(json.dumps(green.to_json())), sent.append)
+    net.guests["p1"] = again
+    again.connect()
+    text = protocol.encode("lobby", host.peers["p1"].counter.next(), **host.lobby_fields("green"))
+    assert again.receive(text, net.now)
+    record = host.record_json()
+    forged = DiceLedger.replay(record["dice"])
+    chain = SecretChain.new(1, 200)
+    forged.commit(chain.commitment(HOST))
+    forged.settle(1, 6, {HOST: chain.reveal(1), "green": reveal})
+    assert not _from_host(net, "p1", "sync",
+                          **_sync_fields(net, dict(record, dice=forged.to_json()), "p1"))
+    assert again.problem is not None and "run out" in again.problem
+    # the honest record (roll 1 not settled) is read
+    _ask_for_sync(net, "p1")
+    assert _from_host(net, "p1", "sync", **_sync_fields(net, record, "p1"))
+    assert again.table is not None
