@@ -146,13 +146,17 @@ def successor_rule(ledger: DiceLedger, commitment: Commitment) -> None:
     device may have reloaded since and not remember it (``asked_commitment``)."""
     if not ledger.rolls:
         return
-    refusal = successor_refusal(ledger, commitment)
-    if refusal is None and commitment.participant == HOST \
-            and commitment.start <= ledger.next_roll:
-        refusal = (f"the host's chain from roll {commitment.start} was committed when its last "
-                   "chain had run out")
+    refusal = successor_refusal(ledger, commitment) or late_host_chain(ledger, commitment)
     if refusal is not None:
         raise DiceError(refusal)
+
+
+def late_host_chain(ledger: DiceLedger, commitment: Commitment) -> str | None:
+    """Why a host's chain is refused for starting at (or before) the next roll, or None."""
+    if commitment.participant == HOST and commitment.start <= ledger.next_roll:
+        return (f"the host's chain from roll {commitment.start} was committed when its last "
+                "chain had run out")
+    return None
 
 
 def asked_commitment(old: DiceLedger, new: DiceLedger) -> str | None:
@@ -1352,7 +1356,8 @@ class GuestRoom:
         try:
             commitment = self.checked_commitment(Commitment.from_json(message.body["commit"]),
                                                  self.ledger.room)
-            refusal = successor_refusal(self.ledger, commitment)
+            refusal = successor_refusal(self.ledger, commitment) \
+                or late_host_chain(self.ledger, commitment)
             if refusal is not None:
                 raise DiceError(refusal)
             self.ledger.commit(commitment)

@@ -160,7 +160,30 @@ def test_a_host_chain_committed_for_a_roll_the_guest_revealed_for_is_refused() -
     chain = SecretChain.new(1, 200)
     assert not _from_host(net, "p1", "commit", commit=chain.commitment(HOST).to_json())
     assert green.ledger.commitment_for(HOST, 1) is None
-    assert any("asked for" in n for n in green.notices)
+    # refused as a host chain committed after its last one ran out; and the roll was asked for
+    assert "run out" in green.notices[-1]
+    assert green.ledger.opened == 1
+
+
+def test_a_host_chain_committed_after_its_last_one_ran_out_is_refused_before_any_reveal(
+) -> None:
+    # the same chain before roll 1 is opened: the host's own table commits its next chain
+    # while the current one has links left, so it has no reason to, and a sync would carry it
+    net = Net()
+    net.seat_all()
+    host = net.host
+    host.chains = [SecretChain.new(0, 1)]
+    host.renew = lambda ledger: None  # type: ignore[method-assign]
+    host.start(net.now)
+    net.pump()
+    green = net.guest_of("green")
+    assert green is not None and green.ledger.opened is None
+    chain = SecretChain.new(1, 200)
+    assert not _from_host(net, "p1", "commit", commit=chain.commitment(HOST).to_json())
+    assert green.ledger.commitment_for(HOST, 1) is None and "run out" in green.notices[-1]
+    # nor one from a later roll: a successor starts where the last chain ended
+    later = SecretChain.new(2, 200)
+    assert not _from_host(net, "p1", "commit", commit=later.commitment(HOST).to_json())
 
 
 def test_a_begin_again_does_not_reopen_roll_0_to_a_chain_committed_after_the_reveals() -> None:
