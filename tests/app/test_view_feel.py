@@ -568,3 +568,20 @@ def test_a_shut_stars_lock_is_drawn_above_the_block_on_it() -> None:
         if seen >= 3:
             break
     assert seen >= 3
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])
+def test_a_winner_by_the_others_quitting_is_not_said_to_have_got_all_home(rules: str) -> None:
+    """Red quits a two-seat game: green wins as the last player remaining, with no man home.
+    Royal's winner dialog said "Green got all four men home" (its scene counted the winner
+    as finished, whatever was home)."""
+    table = Table.new(rules, ("red", "green"), 4, 0.0, timer=False)
+    table.submit("red", Action("quit", seat="red"), 0.0)
+    assert table.over
+    title, text = panel.winner_text(table)
+    if rules == "gilgiti":  # leaving ends the match for everyone: nobody wins
+        assert title == "The game has ended"
+        return
+    assert title == "Green wins!"
+    assert text.startswith("Green is the last player remaining.")
+    assert "home" not in text
