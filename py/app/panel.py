@@ -160,6 +160,10 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                     f"{piece}, then a value); arrow keys move among them, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
+    if lead and any(c.kind == "send_back" for c in options):
+        # Royal's carrier: the buttons to send the rider back or climb on top come only
+        # with a second crown in succession, which "You threw a crown." did not say
+        lead = f"You {table.wording.past} a second crown in succession. "
     if waiting or table.auto() is not None:
         return f"{lead}The only move plays by itself."
     if any(c.pieces for c in options):

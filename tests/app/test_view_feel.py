@@ -585,3 +585,25 @@ def test_a_winner_by_the_others_quitting_is_not_said_to_have_got_all_home(rules:
     assert title == "Green wins!"
     assert text.startswith("Green is the last player remaining.")
     assert "home" not in text
+
+
+def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() -> None:
+    """The carrier's second crown in succession offers "Send ... back to balk" and "Climb on
+    top of ..." buttons: the hint said only "You threw a crown.", never why a crown now
+    offers them (the seed's rule: two crowns in succession)."""
+    table = Table.new("royal", ("red", "green"), 4, 0.0, timer=False)
+    for _ in range(3000):
+        seat = table.seat_to_act
+        options = table.choices_for(seat)
+        sc = table.scene()
+        if any(c.kind == "send_back" for c in options):
+            text = panel.prompt(table, sc, options)
+            assert text.startswith("You threw a second crown in succession.")
+            if any(c.pieces for c in options):
+                assert "Choose one of the buttons below, or a highlighted man" in text
+            return
+        if table.over:
+            table = Table.new("royal", ("red", "green"), table.record.seed + 1, 0.0, timer=False)
+            continue
+        table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
+    raise AssertionError("no two crowns in succession came up")
