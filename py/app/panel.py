@@ -128,7 +128,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     The words fit a mouse, a finger and a keyboard alike ("a highlighted token: click or tap
     it, or use the arrow keys and Enter"), not a finger alone ("tap", "glowing"). With
     ``after_roll`` (an announcement that has just said "Ada rolled a 5") the single value is
-    not said again ("You rolled 5")."""
+    not said again ("You rolled a 5")."""
     if scene.phase == "over" or scene.turn is None:
         return ""
     kind = table.kind(scene.turn)
@@ -138,10 +138,10 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    # "You rolled 4", "You threw a crown", "a highlighted man": the rule set's words
+    # "You rolled a 4", "You threw a crown", "a highlighted man": the rule set's words
     piece = table.wording.piece
     pick = f"Choose a highlighted {piece}: click or tap it, or use the arrow keys and Enter."
-    rolled = ", ".join(str(d.value) if str(d.value).isdigit() else f"a {d.label}"
+    rolled = ", ".join(f"a {d.value}" if str(d.value).isdigit() else f"a {d.label}"
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]

@@ -607,3 +607,22 @@ def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() ->
             continue
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no two crowns in succession came up")
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal"])
+def test_a_number_rolled_is_prompted_with_its_article(rules: str) -> None:
+    """"You threw 1." read like a telegram beside "You threw a crown." and the
+    announcements' "Ada threw a 1": the hint says "You threw a 1." (Courtyard: "You rolled
+    a 6.")."""
+    table = Table.new(rules, ("red", "yellow"), 4, 0.0, timer=False)
+    for _ in range(600):
+        seat = table.seat_to_act
+        options = table.choices_for(seat)
+        sc = table.scene()
+        value = sc.dice[-1].value if sc.dice else None
+        if sc.phase == "move" and str(value).isdigit() and len(options) > 1:
+            text = panel.prompt(table, sc, options)
+            assert text.startswith(f"You {table.wording.past} a {value}. "), text
+            return
+        table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
+    raise AssertionError("no number with a choice came up")
