@@ -117,6 +117,14 @@ def turn_text(table: Table, scene: Scene) -> str:
     return f"{table.name(seat)}’s turn" + (f" ({label})" if label else "")
 
 
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them: "6", "6 and 3", "6, 6 and 3" (as the announcements
+    say "Red plays 6, 6 and 3")."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def next_text(table: Table, scene: Scene) -> str:
     return f"Next: {table.name(scene.next)}" if scene.next and scene.phase != "over" else ""
 
@@ -146,8 +154,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
         stuck = [str(d.value) for d in scene.dice if d.state == "stranded"]
-        rolled = " and ".join(left) + (f" (no move for {' and '.join(stuck)} now)"
-                                       if stuck else "")
+        rolled = listed(left) + (f" (no move for {listed(stuck)} now)" if stuck else "")
         if waiting or table.auto() is not None:
             return f"To play: {rolled}. The only move plays by itself."
         if selected is not None and any(c.pieces and c.value == selected for c in options):

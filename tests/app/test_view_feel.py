@@ -626,3 +626,14 @@ def test_a_number_rolled_is_prompted_with_its_article(rules: str) -> None:
             return
         table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
     raise AssertionError("no number with a choice came up")
+
+
+def test_three_values_to_play_are_listed_as_a_sentence_lists_them() -> None:
+    """"To play: 6 and 6 and 3." beside the announcement's "Red plays 6, 6 and 3": the
+    hint lists them the same way."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [3, "yard", "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 6, 3], unplayed=[3, 6, 6], tokens=tokens,
+                           turn_start=tokens)
+    text = panel.prompt(table, table.scene(), table.choices_for("red"))
+    assert text.startswith("To play: 6, 6 and 3."), text
