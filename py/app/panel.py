@@ -274,10 +274,21 @@ def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] |
         named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
         value = f" with {c.value}" if c.value is not None else ""
         spoken = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
+        spoken = _with_landing(spoken, cells.get(c.target) if cells and c.target else None)
         buttons.append(f'<button type="button" class="choice-btn picker-btn" data-choice="{i}"'
                        f' aria-label="{escape(spoken)}">{_picker_face(c, pieces, cells, moved)}'
                        f'</button>')
     return "".join(buttons)
+
+
+def _with_landing(spoken: str, cell: Cell | None) -> str:
+    """A picker's sentence, and the landing cell as its button shows it when the sentence
+    does not say it ("...to square 9 (8 past Red's start); lands on square 9, a star"): the
+    words shown are in the name a voice user says (the sentence stays whole: it is what
+    the rules engine calls the move)."""
+    if cell is None or not cell.label or cell.label in spoken:
+        return spoken
+    return f"{spoken}; lands on {cell.label}"
 
 
 def _picker_face(choice: Choice, pieces: Mapping[str, Piece], cells: Mapping[str, Cell] | None,
