@@ -340,8 +340,14 @@ CHIP_WORDS = {"used": "played", "playable": "to play", "stranded": "stuck", "rol
 
 
 def details_seats_html(table: Table, scene: Scene) -> str:
-    return "".join(f"<li><bdi>{escape(table.name(s.colour))}</bdi>: "
-                   f"{escape(', '.join(s.facts))}</li>" for s in scene.seats)
+    """Each seat, who plays it when not a person here ("(computer, easy)"), and its facts."""
+    items = []
+    for s in scene.seats:
+        agent = agent_label(table, s.colour)
+        who = f" ({escape(agent)})" if agent else ""
+        items.append(f"<li><bdi>{escape(table.name(s.colour))}</bdi>{who}: "
+                     f"{escape(', '.join(s.facts))}</li>")
+    return "".join(items)
 
 
 def rules_html(table: Table, scene: Scene) -> str:

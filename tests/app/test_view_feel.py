@@ -641,3 +641,13 @@ def test_three_values_to_play_are_listed_as_a_sentence_lists_them() -> None:
                            turn_start=tokens)
     text = panel.prompt(table, table.scene(), table.choices_for("red"))
     assert text.startswith("To play: 6, 6 and 3."), text
+
+
+def test_moves_and_details_says_which_seats_the_computer_plays() -> None:
+    """Moves & details listed "Green: 0/4 home" for a computer's seat: its seat list is the
+    one place that sums up the table, and the panel's own list says "(easy)"."""
+    table = Table.new("royal", ("red", "green"), 4, 0.0, timer=False, names={"red": "Ada"},
+                      players={"green": "easy"})
+    html = panel.details_seats_html(table, table.scene())
+    assert "<li><bdi>Ada (red)</bdi>: 0/4 home" in html
+    assert "<li><bdi>Green</bdi> (computer, easy): 0/4 home" in html
