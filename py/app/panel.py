@@ -117,6 +117,14 @@ def turn_text(table: Table, scene: Scene) -> str:
     return f"{table.name(seat)}’s turn" + (f" ({label})" if label else "")
 
 
+def listed(words: Sequence[str]) -> str:
+    """Words as a sentence lists them: "6", "6 and 3", "6, 6 and 3" (as the announcements
+    say "Red plays 6, 6 and 3")."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def next_text(table: Table, scene: Scene) -> str:
     return f"Next: {table.name(scene.next)}" if scene.next and scene.phase != "over" else ""
 
@@ -128,7 +136,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     The words fit a mouse, a finger and a keyboard alike ("a highlighted token: click or tap
     it, or use the arrow keys and Enter"), not a finger alone ("tap", "glowing"). With
     ``after_roll`` (an announcement that has just said "Ada rolled a 5") the single value is
-    not said again ("You rolled 5")."""
+    not said again ("You rolled a 5")."""
     if scene.phase == "over" or scene.turn is None:
         return ""
     kind = table.kind(scene.turn)
@@ -138,16 +146,15 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
         return "Tap the die, or focus it and press Enter or Space."
-    # "You rolled 4", "You threw a crown", "a highlighted man": the rule set's words
+    # "You rolled a 4", "You threw a crown", "a highlighted man": the rule set's words
     piece = table.wording.piece
     pick = f"Choose a highlighted {piece}: click or tap it, or use the arrow keys and Enter."
-    rolled = ", ".join(str(d.value) if str(d.value).isdigit() else f"a {d.label}"
+    rolled = ", ".join(f"a {d.value}" if str(d.value).isdigit() else f"a {d.label}"
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
         stuck = [str(d.value) for d in scene.dice if d.state == "stranded"]
-        rolled = " and ".join(left) + (f" (no move for {' and '.join(stuck)} now)"
-                                       if stuck else "")
+        rolled = listed(left) + (f" (no move for {listed(stuck)} now)" if stuck else "")
         if waiting or table.auto() is not None:
             return f"To play: {rolled}. The only move plays by itself."
         if selected is not None and any(c.pieces and c.value == selected for c in options):
@@ -160,6 +167,10 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                     f"{piece}, then a value); arrow keys move among them, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
+    if lead and any(c.kind == "send_back" for c in options):
+        # Royal's carrier: the buttons to send the rider back or climb on top come only
+        # with a second crown in succession, which "You threw a crown." did not say
+        lead = f"You {table.wording.past} a second crown in succession. "
     if waiting or table.auto() is not None:
         return f"{lead}The only move plays by itself."
     if any(c.pieces for c in options):
@@ -263,10 +274,21 @@ def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] |
         named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
         value = f" with {c.value}" if c.value is not None else ""
         spoken = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
+        spoken = _with_landing(spoken, cells.get(c.target) if cells and c.target else None)
         buttons.append(f'<button type="button" class="choice-btn picker-btn" data-choice="{i}"'
                        f' aria-label="{escape(spoken)}">{_picker_face(c, pieces, cells, moved)}'
                        f'</button>')
     return "".join(buttons)
+
+
+def _with_landing(spoken: str, cell: Cell | None) -> str:
+    """A picker's sentence, and the landing cell as its button shows it when the sentence
+    does not say it ("...to square 9 (8 past Red's start); lands on square 9, a star"): the
+    words shown are in the name a voice user says (the sentence stays whole: it is what
+    the rules engine calls the move)."""
+    if cell is None or not cell.label or cell.label in spoken:
+        return spoken
+    return f"{spoken}; lands on {cell.label}"
 
 
 def _picker_face(choice: Choice, pieces: Mapping[str, Piece], cells: Mapping[str, Cell] | None,
@@ -318,8 +340,14 @@ CHIP_WORDS = {"used": "played", "playable": "to play", "stranded": "stuck", "rol
 
 
 def details_seats_html(table: Table, scene: Scene) -> str:
-    return "".join(f"<li><bdi>{escape(table.name(s.colour))}</bdi>: "
-                   f"{escape(', '.join(s.facts))}</li>" for s in scene.seats)
+    """Each seat, who plays it when not a person here ("(computer, easy)"), and its facts."""
+    items = []
+    for s in scene.seats:
+        agent = agent_label(table, s.colour)
+        who = f" ({escape(agent)})" if agent else ""
+        items.append(f"<li><bdi>{escape(table.name(s.colour))}</bdi>{who}: "
+                     f"{escape(', '.join(s.facts))}</li>")
+    return "".join(items)
 
 
 def rules_html(table: Table, scene: Scene) -> str:

@@ -496,8 +496,12 @@ def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name(
         assert shown == f"→ {cells[choice.target].label}"  # "→ square 8, a star"
         assert len(shown) <= 30
         assert panel.mini_die(int(choice.value)) in inner  # the value as pips, as on chips
-        assert html_unescape(name) == f"{pieces['red-0'].label} with {choice.value}: " \
-            f"{choice.label}"
+        assert html_unescape(name).startswith(f"{pieces['red-0'].label} with {choice.value}: ")
+        # the words shown are in the name (WCAG's label in name: "square 8, a star", which a
+        # voice user says, was "moves 5 to square 8 (7 past Red's start)" without the star)
+        assert shown.removeprefix("→ ") in html_unescape(name), (shown, name)
+        assert choice.label in html_unescape(name)  # the move's whole sentence
+    assert any(", a star" in html_unescape(name) for name, _ in buttons)
     # moves of different pieces: each button also names its piece, in short
     two = [c for c in table.choices_for("red") if c.value == "6"][:2]
     html = panel.choice_buttons_html(two, pieces, cells)
@@ -568,3 +572,82 @@ def test_a_shut_stars_lock_is_drawn_above_the_block_on_it() -> None:
         if seen >= 3:
             break
     assert seen >= 3
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])
+def test_a_winner_by_the_others_quitting_is_not_said_to_have_got_all_home(rules: str) -> None:
+    """Red quits a two-seat game: green wins as the last player remaining, with no man home.
+    Royal's winner dialog said "Green got all four men home" (its scene counted the winner
+    as finished, whatever was home)."""
+    table = Table.new(rules, ("red", "green"), 4, 0.0, timer=False)
+    table.submit("red", Action("quit", seat="red"), 0.0)
+    assert table.over
+    title, text = panel.winner_text(table)
+    if rules == "gilgiti":  # leaving ends the match for everyone: nobody wins
+        assert title == "The game has ended"
+        return
+    assert title == "Green wins!"
+    assert text.startswith("Green is the last player remaining.")
+    assert "home" not in text
+
+
+def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() -> None:
+    """The carrier's second crown in succession offers "Send ... back to balk" and "Climb on
+    top of ..." buttons: the hint said only "You threw a crown.", never why a crown now
+    offers them (the seed's rule: two crowns in succession)."""
+    table = Table.new("royal", ("red", "green"), 4, 0.0, timer=False)
+    for _ in range(3000):
+        seat = table.seat_to_act
+        options = table.choices_for(seat)
+        sc = table.scene()
+        if any(c.kind == "send_back" for c in options):
+            text = panel.prompt(table, sc, options)
+            assert text.startswith("You threw a second crown in succession.")
+            if any(c.pieces for c in options):
+                assert "Choose one of the buttons below, or a highlighted man" in text
+            return
+        if table.over:
+            table = Table.new("royal", ("red", "green"), table.record.seed + 1, 0.0, timer=False)
+            continue
+        table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
+    raise AssertionError("no two crowns in succession came up")
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal"])
+def test_a_number_rolled_is_prompted_with_its_article(rules: str) -> None:
+    """"You threw 1." read like a telegram beside "You threw a crown." and the
+    announcements' "Ada threw a 1": the hint says "You threw a 1." (Courtyard: "You rolled
+    a 6.")."""
+    table = Table.new(rules, ("red", "yellow"), 4, 0.0, timer=False)
+    for _ in range(600):
+        seat = table.seat_to_act
+        options = table.choices_for(seat)
+        sc = table.scene()
+        value = sc.dice[-1].value if sc.dice else None
+        if sc.phase == "move" and str(value).isdigit() and len(options) > 1:
+            text = panel.prompt(table, sc, options)
+            assert text.startswith(f"You {table.wording.past} a {value}. "), text
+            return
+        table.submit(seat, Action("roll") if table.rolling else options[0].action, 0.0)
+    raise AssertionError("no number with a choice came up")
+
+
+def test_three_values_to_play_are_listed_as_a_sentence_lists_them() -> None:
+    """"To play: 6 and 6 and 3." beside the announcement's "Red plays 6, 6 and 3": the
+    hint lists them the same way."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [3, "yard", "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 6, 3], unplayed=[3, 6, 6], tokens=tokens,
+                           turn_start=tokens)
+    text = panel.prompt(table, table.scene(), table.choices_for("red"))
+    assert text.startswith("To play: 6, 6 and 3."), text
+
+
+def test_moves_and_details_says_which_seats_the_computer_plays() -> None:
+    """Moves & details listed "Green: 0/4 home" for a computer's seat: its seat list is the
+    one place that sums up the table, and the panel's own list says "(easy)"."""
+    table = Table.new("royal", ("red", "green"), 4, 0.0, timer=False, names={"red": "Ada"},
+                      players={"green": "easy"})
+    html = panel.details_seats_html(table, table.scene())
+    assert "<li><bdi>Ada (red)</bdi>: 0/4 home" in html
+    assert "<li><bdi>Green</bdi> (computer, easy): 0/4 home" in html

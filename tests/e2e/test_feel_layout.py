@@ -157,6 +157,46 @@ def test_the_home_screen_fits_with_a_long_name(page: Page, width: int, height: i
     green.set_checked(was_ticked)
 
 
+# Whether the focused element's centre shows: what is drawn there is it (or its label).
+FOCUS_SHOWN_JS = """
+() => {
+  const e = document.activeElement, r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return 'outside the window';
+  const hit = document.elementFromPoint(x, y);
+  if (hit && (e.contains(hit) || [...(e.labels || [])].some(l => l.contains(hit)))) return '';
+  return hit ? `under ${hit.tagName}#${hit.id}` : 'nothing there';
+}
+"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (1280, 800)], ids=["360x740", "1280x800"])
+def test_tab_through_the_form_never_hides_the_focus_under_start_game(
+        page: Page, width: int, height: int) -> None:
+    """Start game stays at the window's bottom edge; a field that Tab scrolls into view
+    stopped just under it (Gilgiti's teams box, a phone's last name field), out of sight."""
+    _at(page, width, height, "light", "home")
+    rules = page.locator('input[name="rules"]:checked').get_attribute("value")
+    seats = {c: page.locator(f'input[name="seat"][value="{c}"]').is_checked()
+             for c in ("red", "green", "yellow", "blue")}
+    page.check('input[name="rules"][value="gilgiti"]')
+    for colour in seats:
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(True)
+    page.focus('input[name="rules"][value="gilgiti"]')
+    hidden, stops = [], 0
+    while page.evaluate("document.activeElement.id") != "btn-start" and stops < 40:
+        page.keyboard.press("Tab")
+        stops += 1
+        where = page.evaluate(FOCUS_SHOWN_JS)
+        if where:
+            hidden.append((page.evaluate("document.activeElement.outerHTML.slice(0, 80)"), where))
+    assert stops < 40 and page.locator('input[name="option-teams"]').is_visible()
+    assert hidden == []
+    page.check(f'input[name="rules"][value="{rules}"]')
+    for colour, ticked in seats.items():
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(ticked)
+
+
 def test_the_move_log_is_not_cut_on_a_phone(page: Page) -> None:
     """A phone scrolls the page, not a box in it: a box cut its last entry in half."""
     _at(page, 360, 740, "light")

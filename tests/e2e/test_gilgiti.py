@@ -607,3 +607,23 @@ def test_a_two_player_game_alone_to_the_end(page: Page) -> None:
     assert not record.get("options", {}).get("teams")
     assert page.console_errors == []
     page.click("#winner-home")
+
+
+def test_a_team_seats_box_shows_its_partner_whole_beside_the_narrow_board(page: Page) -> None:
+    """At 1280x800 the seats' boxes stand in narrow columns beside the board: a computer's
+    box in a team game read "3/4 home · easy · with Yell…", its partner's name cut."""
+    boot_with(page, None)
+    start_gilgiti(page, SEATS, teams=True, kinds={c: "easy" for c in ("red", "green", "blue")})
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.wait_for_timeout(150)  # the resize redraw
+        facts = page.evaluate("""() => [...document.querySelectorAll('.pod .pod-fact')]
+          .filter(e => e.offsetParent !== null).map(f =>
+            ({text: f.textContent, cut: f.scrollWidth > f.clientWidth + 0.5
+                                        || f.scrollHeight > f.clientHeight + 0.5}))""")
+        assert any(f["text"].startswith("with ") for f in facts), facts
+        assert not any(f["cut"] for f in facts), facts
+        assert page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 800})

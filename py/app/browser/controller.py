@@ -339,7 +339,7 @@ class Controller:
         # rolls, moves, captures, unlocks and turn changes, then what to do next: a person's
         # prompt every time, another's ("The computer is playing this turn.") once per turn,
         # so that a computer's rapid moves are not each followed by the same sentence
-        # (not "You rolled 6" straight after "Ada rolled a 6")
+        # (not "You rolled a 6" straight after "Ada rolled a 6")
         prompt = self.prompt(after_roll=any(e.get("type") == "rolled" for e in events))
         if t.seat_to_act == before and not t.local_person_to_act() and prompt == self.told_prompt:
             prompt = ""

@@ -198,7 +198,8 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
                        and r.lane_of(p)[0] != ci)
         if stranded:
             facts.append("a man in another home column")
-        status = out or ("finished" if state.winner == colour else "playing")
+        # finished: all four home (a winner by the others quitting is still playing)
+        status = out or ("finished" if home == 4 else "playing")
         views.append(SeatView(colour, status, tuple(facts)))
     return tuple(views)
 
