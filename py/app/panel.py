@@ -145,7 +145,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     if kind == "remote":
         return f"Waiting for {table.name(scene.turn)} to play online."
     if any(c.kind == "roll" for c in options):
-        return "Tap the die, or focus it and press Enter or Space."
+        return f"Tap {table.wording.dice}, or focus it and press Enter or Space."
     # "You rolled a 4", "You threw a crown", "a highlighted man": the rule set's words
     piece = table.wording.piece
     pick = f"Choose a highlighted {piece}: click or tap it, or use the arrow keys and Enter."

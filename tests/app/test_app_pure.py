@@ -349,3 +349,13 @@ def test_the_prompts_keyboard_parts_are_marked_so_a_touch_device_can_leave_them_
     assert "Tap the die." in {re.sub(r'<span class="kbd-hint">.*?</span>', "",
                                      panel.prompt_html(p)) for p in prompts}
     assert found == set(panel.KEY_HINTS)  # each marked part is one the prompts say
+
+
+def test_gilgitis_prompt_says_tap_your_dice_box_as_its_seed_does() -> None:
+    """Gilgiti's seed: "Tap your dice box"; the others keep "Tap the die"."""
+    for rules, said in (("gilgiti", "Tap your dice box"), ("courtyard", "Tap the die"),
+                        ("royal", "Tap the die")):
+        table = Table.new(rules, ("red", "green"), 5, now=0.0)
+        scene = table.scene()
+        text = panel.prompt(table, scene, table.choices_for(scene.turn))
+        assert text == f"{said}, or focus it and press Enter or Space.", (rules, text)

@@ -540,8 +540,7 @@ def test_the_quit_text_with_two_left_says_the_other_wins(rules: str,
     dialog says that the other one wins instead of that the others continue."""
     table = Table.new(rules, ("red", "green"), 4, now=0.0, players=players)
     text = panel.quit_text(table)
-    last = ("Only one player would remain: that player is the last player remaining and "
-            "wins, and the match ends.")
+    last = "Only one player would be left: the last player remaining wins, and the match ends."
     # against a computer the page still goes Home after the quit (the match is over)
     assert text.endswith(last + (" Online and computer players return to Home."
                                  if players else ""))
@@ -589,6 +588,9 @@ def test_a_winner_by_the_others_quitting_is_not_said_to_have_got_all_home(rules:
     assert title == "Green wins!"
     assert text.startswith("Green is the last player remaining.")
     assert "home" not in text
+    if rules == "royal":  # and the winner's facts say nothing he would need to play on
+        green = next(s for s in table.scene().seats if s.colour == "green")
+        assert "needs a crown" not in green.facts, green.facts
 
 
 def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() -> None:

@@ -227,8 +227,8 @@ class Leave(NamedTuple):
 
 LEAVE_CONTINUE = "The remaining players continue."
 """The sentence of a leave's text that says the match goes on (the seed's words)."""
-LEAVE_LAST_TWO = ("Only one player would remain: that player is the last player remaining and "
-                  "wins, and the match ends.")
+LEAVE_LAST_TWO = ("Only one player would be left: the last player remaining wins, and the match "
+                  "ends.")
 """What replaces :data:`LEAVE_CONTINUE` when only two seats still play."""
 LEAVE_AWAY = "Online and computer players return to Home."
 """The sentence of a leave's text for one who plays alone at this device (the seed's words)."""
@@ -245,6 +245,7 @@ class Wording(NamedTuple):
     noun: str = "roll"  # "28 seconds left for this roll"
     piece: str = "token"  # "Choose a highlighted token"; Royal's players move men
     pieces: str = "tokens"  # "got all four tokens home"
+    dice: str = "the die"  # "Tap the die"; Gilgiti's players tap "your dice box" (its seed)
 
 
 class Help(NamedTuple):

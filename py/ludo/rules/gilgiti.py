@@ -375,7 +375,7 @@ class GilgitiRules:
     timer_default = False
     help: Help = gilgiti_scene.HELP
     leave: Leave = gilgiti_scene.LEAVE
-    wording: Wording = Wording()
+    wording: Wording = Wording(dice="your dice box")  # "Tap your dice box" (the seed)
 
     def __init__(self) -> None:
         self._bot: BotFeatures | None = None

@@ -189,7 +189,8 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
         facts = [out if out else f"{home}/4 home"]
         if state.timeouts[ci]:  # none yet (or no clock at all): nothing to say
             facts.append(f"timeouts {state.timeouts[ci]}/5")
-        if not out and all(p in (r.BALK, r.HOME) for p in men) and home < 4:
+        if not out and state.phase != "over" and all(p in (r.BALK, r.HOME) for p in men) \
+                and home < 4:  # (over: nobody needs anything; a win by the others leaving)
             facts.append("needs a crown")
         carried = sum(1 for _, _, cc, _ in state.riders if cc == ci)
         if carried:
