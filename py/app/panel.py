@@ -75,8 +75,8 @@ def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> s
     if state == "ready":
         return f"{table.wording.verb.capitalize()} the die for {name}"
     if state == "wait":
-        return f"Die: {name}’s turn is starting"
-    return f"Die showing {shown}" if shown is not None else f"Die: {name}’s turn"
+        return f"Die: {name}'s turn is starting"
+    return f"Die showing {shown}" if shown is not None else f"Die: {name}'s turn"
 
 
 def mini_die(value: int | str | None, label: str = "") -> str:
@@ -102,7 +102,7 @@ def turn_html(table: Table, scene: Scene) -> str:
     seat = scene.turn or ""
     label = agent_label(table, seat)
     who = f'<span class="muted turn-agent">({escape(label)})</span>' if label else ""
-    return f"{badge(table, seat, '’s turn')}{who}"
+    return badge(table, seat, "'s turn") + who
 
 
 def turn_text(table: Table, scene: Scene) -> str:
@@ -114,7 +114,7 @@ def turn_text(table: Table, scene: Scene) -> str:
         return "Winner: " + " and ".join(table.name(s) for s in scene.winners)
     seat = scene.turn or ""
     label = agent_label(table, seat)
-    return f"{table.name(seat)}’s turn" + (f" ({label})" if label else "")
+    return f"{table.name(seat)}'s turn" + (f" ({label})" if label else "")
 
 
 def listed(words: Sequence[str]) -> str:

@@ -257,7 +257,7 @@ def test_the_move_log_is_grouped_by_turn_newest_first_with_the_rolls_as_dice() -
     assert f'swatch {newest}' in items[0]
     rolls = sum(1 for _, events in history for e in events if e["type"] == "rolled")
     assert html.count('class="mini-die"') == rolls
-    assert "’s turn." not in html and "'s turn." not in html  # no filler lines
+    assert "'s turn." not in html and "'s turn." not in html  # no filler lines
     assert "<bdi>Ada (red)</bdi>" in html
 
 
@@ -464,15 +464,15 @@ def test_a_face_that_is_not_a_number_is_prompted_with_its_article() -> None:
 
 
 def test_the_turn_is_announced_from_the_names_without_the_swatch_letter() -> None:
-    """The heading's text starts with the swatch's hidden letter ("RAda (red)’s turn"): the
+    """The heading's text starts with the swatch's hidden letter ("RAda (red)'s turn"): the
     screen reader's sentence is built from the names instead."""
     person = Table.new("courtyard", ("red", "blue"), 4, now=0.0, names={"red": "Ada"},
                        players={"blue": "easy"})
     assert person.scene().turn == "red"
-    assert panel.turn_text(person, person.scene()) == "Ada (red)’s turn"
+    assert panel.turn_text(person, person.scene()) == "Ada (red)'s turn"
     computer = Table.new("courtyard", ("red", "blue"), 3, now=0.0, players={"blue": "easy"})
     assert computer.scene().turn == "blue"
-    assert panel.turn_text(computer, computer.scene()) == "Blue’s turn (computer, easy)"
+    assert panel.turn_text(computer, computer.scene()) == "Blue's turn (computer, easy)"
 
 
 def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name() -> None:

@@ -237,9 +237,9 @@ def test_reload_mid_turn_restores_the_game(table: Page) -> None:
     wait_ready(table)
     assert table.is_visible("#screen-table")
     assert position_text(table) == before
-    # whose turn, said from the names: not the swatch's hidden letter first ("RRed’s turn")
+    # whose turn, said from the names: not the swatch's hidden letter first ("RRed's turn")
     turn = parse_position(before).turn
-    assert table.inner_text("#announcer").startswith(f"{turn.capitalize()}’s turn. ")
+    assert table.inner_text("#announcer").startswith(f"{turn.capitalize()}'s turn. ")
     # the same roll can still be played after the reload
     table.locator("#board .token.movable").first.click()
     wait_change(table, before)
