@@ -116,6 +116,23 @@ def started_match(steps: int = 0, seed: int = 5, **kw: Any) -> Net:
     return net
 
 
+def to_green_roll(net: Net, rnd: random.Random, green: GuestRoom | None = None,
+                  after: int = 0) -> None:
+    """Play until green is to roll (with nothing open) at roll ``after`` or later;
+    ``green``'s page ticks meanwhile."""
+    host = net.host
+    while not (host.table.seat_to_act == "green" and host.table.rolling
+               and host.collector is None and host.ledger.next_roll >= after):
+        if host.collector is not None:
+            net.now += 1500
+            host.tick(net.now)
+            net.pump()
+            continue
+        net.play_one(rnd)
+        if green is not None:
+            green.alive(net.now)
+
+
 def snapshot_host(host: HostRoom) -> Any:
     t, ledger = host.table, host.ledger
     return (t.position_text() if t else None, t.version if t else None,

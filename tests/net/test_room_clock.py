@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from roomkit import Net, started_match
+from roomkit import Net, started_match, to_green_roll
 
 from ludo import Action
 from net.room import NOTICE_GAP_MS, STALL_MS, GuestRoom, HostRoom
@@ -22,19 +22,6 @@ def _clocked_match() -> tuple[Net, HostRoom, GuestRoom]:
     return net, net.host, green
 
 
-def _to_green_roll(net: Net, rnd: random.Random, green: GuestRoom | None = None) -> None:
-    """Play until green is to roll (with nothing open), the guest's page ticking meanwhile."""
-    host = net.host
-    while not (host.table.seat_to_act == "green" and host.table.rolling
-               and host.collector is None):
-        if host.collector is not None:
-            net.now += 1500
-            host.tick(net.now)
-            net.pump()
-            continue
-        net.play_one(rnd)
-        if green is not None:
-            green.alive(net.now)
 
 
 @pytest.mark.parametrize("lie", ["honest", 0, None, 1000])
@@ -44,7 +31,7 @@ def test_a_timeout_at_once_is_flagged_whatever_left_the_host_sends(lie: Any) -> 
         host.clock_left = lambda now: lie  # type: ignore[method-assign]
     rnd = random.Random(1)
     for flagged in (1, 2):
-        _to_green_roll(net, rnd)
+        to_green_roll(net, rnd)
         # the guest's clock shows the turn's own 30 s, whatever the host said
         assert green.table is not None and green.table.session.deadline is not None
         assert green.table.session.deadline >= net.now + 30_000 - 5_000
@@ -58,7 +45,7 @@ def test_a_timeout_at_once_is_flagged_whatever_left_the_host_sends(lie: Any) -> 
 
 def test_a_timeout_on_time_is_not_flagged() -> None:
     net, host, green = _clocked_match()
-    _to_green_roll(net, random.Random(1))
+    to_green_roll(net, random.Random(1))
     net.now += 30_000
     host.act("table", Action("timeout"), net.now)
     net.pump()
@@ -75,7 +62,7 @@ def test_a_page_woken_with_a_backlog_does_not_accuse_an_honest_host() -> None:
     held: list[str] = []
     receive = green.receive
     green.receive = lambda text, now: held.append(text) or False  # type: ignore[method-assign]
-    _to_green_roll(net, rnd)
+    to_green_roll(net, rnd)
     net.now += 30_000  # green's clock really runs out, on the host
     host.act("table", Action("timeout"), net.now)
     net.pump()
@@ -97,7 +84,7 @@ def test_a_page_that_ran_throughout_flags_an_early_timeout_after_a_long_silence(
     # silence is not a stall, and a timeout 20 s into green's turn is still flagged
     net, host, green = _clocked_match()
     rnd = random.Random(1)
-    _to_green_roll(net, rnd, green)
+    to_green_roll(net, rnd, green)
     for _ in range(40):  # 10 s of ticks, a quarter second apart
         net.now += 250
         green.alive(net.now)
@@ -109,13 +96,13 @@ def test_a_page_that_ran_throughout_flags_an_early_timeout_after_a_long_silence(
 def test_a_hidden_page_or_a_stall_flags_nothing() -> None:
     net, host, green = _clocked_match()
     rnd = random.Random(1)
-    _to_green_roll(net, rnd, green)
+    to_green_roll(net, rnd, green)
     green.alive(net.now + 10, hidden=True)  # the tab was hidden during green's turn
     net.now += 1000
     host.act("table", Action("timeout"), net.now)
     net.pump()
     assert green.early_timeouts == {}
-    _to_green_roll(net, rnd, green)
+    to_green_roll(net, rnd, green)
     net.now += STALL_MS + 1000  # the page did not run for a while (frozen), then did
     green.alive(net.now)
     host.act("table", Action("timeout"), net.now)

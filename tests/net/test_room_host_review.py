@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from roomkit import Net, started_match
+from roomkit import Net, started_match, to_green_roll
 
 from app.table import Table
 from ludo import Action
@@ -18,7 +18,7 @@ from ludo.notation import record_to_json
 from net import protocol
 from net.dice import MAX_CHAINS, DiceError, DiceLedger, SecretChain
 from net.record import verify_record_json
-from net.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom
+from net.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom, HostRoom
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:
@@ -57,14 +57,7 @@ def _green_roll_revealed(seed: int = 4, net: Net | None = None, after: int = 0
     host = net.host
     green = net.guest_of("green")
     assert green is not None
-    while not (host.table.seat_to_act == "green" and host.table.rolling
-               and host.collector is None and host.ledger.next_roll >= after):
-        if host.collector is not None:
-            net.now += 1500
-            host.tick(net.now)
-            net.pump()
-            continue
-        net.play_one(rnd)
+    to_green_roll(net, rnd, after=after)
     before = host.record_json()
     host.settle = lambda now: None  # type: ignore[method-assign]  # the host holds the roll
     green.act(Action("roll"))
@@ -139,10 +132,9 @@ def test_an_honest_sync_while_a_revealed_roll_is_open_is_read() -> None:
     assert green.ledger.commitment_for(HOST, roll) != chain.commitment(HOST)
 
 
-def test_a_host_chain_committed_for_a_roll_the_guest_revealed_for_is_refused() -> None:
-    # the host's first chain serves roll 0 only, and the host commits no successor: its chain
-    # has no link left for roll 1, so a successor from roll 1 is one the rules allow ... but
-    # only before anybody was asked for roll 1
+def _started_on_a_one_link_host_chain() -> tuple[Net, HostRoom, GuestRoom | None]:
+    """A match whose host committed one chain of one link (roll 0) and renews none: its
+    chain has run out from roll 1 on."""
     net = Net()
     net.seat_all()
     host = net.host
@@ -150,7 +142,14 @@ def test_a_host_chain_committed_for_a_roll_the_guest_revealed_for_is_refused() -
     host.renew = lambda ledger: None  # type: ignore[method-assign]
     host.start(net.now)
     net.pump()
-    green = net.guest_of("green")
+    return net, host, net.guest_of("green")
+
+
+def test_a_host_chain_committed_for_a_roll_the_guest_revealed_for_is_refused() -> None:
+    # the host's first chain serves roll 0 only, and the host commits no successor: its chain
+    # has no link left for roll 1, so a successor from roll 1 is one the rules allow ... but
+    # only before anybody was asked for roll 1
+    net, host, green = _started_on_a_one_link_host_chain()
     assert green is not None and green.table is not None and green.problem is None
     assert green.ledger.links_left(HOST) == 0 and green.ledger.next_roll == 1
     sent: list[str] = []
@@ -169,14 +168,7 @@ def test_a_host_chain_committed_after_its_last_one_ran_out_is_refused_before_any
 ) -> None:
     # the same chain before roll 1 is opened: the host's own table commits its next chain
     # while the current one has links left, so it has no reason to, and a sync would carry it
-    net = Net()
-    net.seat_all()
-    host = net.host
-    host.chains = [SecretChain.new(0, 1)]
-    host.renew = lambda ledger: None  # type: ignore[method-assign]
-    host.start(net.now)
-    net.pump()
-    green = net.guest_of("green")
+    net, host, green = _started_on_a_one_link_host_chain()
     assert green is not None and green.ledger.opened is None
     chain = SecretChain.new(1, 200)
     assert not _from_host(net, "p1", "commit", commit=chain.commitment(HOST).to_json())
@@ -224,16 +216,6 @@ def _clocked() -> tuple[Net, GuestRoom, random.Random]:
     return net, green, random.Random(1)
 
 
-def _to_green_roll(net: Net, rnd: random.Random) -> None:
-    host = net.host
-    while not (host.table.seat_to_act == "green" and host.table.rolling
-               and host.collector is None):
-        if host.collector is not None:
-            net.now += 1500
-            host.tick(net.now)
-            net.pump()
-            continue
-        net.play_one(rnd)
 
 
 @pytest.mark.parametrize("changed", [{"timer": False}, {"turnSeconds": 1},
@@ -242,7 +224,7 @@ def test_a_sync_that_changes_the_rooms_clock_is_refused(changed: dict[str, Any])
     # a host that could switch the clock off (or to 1 s) in a sync would time seats out at
     # once from then on, and no guest would flag it (their own clock is the room's)
     net, green, rnd = _clocked()
-    _to_green_roll(net, rnd)
+    to_green_roll(net, rnd)
     _ask_for_sync(net, "p1")
     record = net.host.record_json()
     assert not _from_host(net, "p1", "sync", **_sync_fields(net, record, "p1", **changed))
@@ -255,7 +237,7 @@ def test_a_sync_that_changes_the_rooms_clock_is_refused(changed: dict[str, Any])
 
 def test_the_rooms_clock_is_kept_through_a_reload_of_the_guests_page() -> None:
     net, green, rnd = _clocked()
-    _to_green_roll(net, rnd)
+    to_green_roll(net, rnd)
     saved = json.loads(json.dumps(green.to_json()))
     again = GuestRoom.restore(saved, green.send_text)
     net.guests["p1"] = again
@@ -390,14 +372,7 @@ def test_a_host_chain_from_the_next_roll_is_refused_in_a_sync_after_a_reload() -
     # green revealed for roll 1 and reloaded before it was settled: it no longer remembers
     # being asked, but a host chain from the roll under way (committed once the host's last
     # chain had run out: its own table renews before that) is refused all the same
-    net = Net()
-    net.seat_all()
-    host = net.host
-    host.chains = [SecretChain.new(0, 1)]
-    host.renew = lambda ledger: None  # type: ignore[method-assign]
-    host.start(net.now)
-    net.pump()
-    green = net.guest_of("green")
+    net, host, green = _started_on_a_one_link_host_chain()
     assert green is not None and green.table is not None
     sent: list[str] = []
     green.send_text = sent.append
