@@ -355,7 +355,7 @@ def rules_html(table: Table, scene: Scene) -> str:
     if not table.session.timer:
         lines = [line for line in lines if not line.startswith("With the turn clock")]
         lines.append("Turn timer off for this game.")
-    elif table.turn_seconds != TURN_SECONDS:
+    elif round(table.turn_seconds) != round(TURN_SECONDS):  # (as the clock says it: whole s)
         # a clock set by the page's address (`?turn_seconds=`; online, the host's): the rules'
         # summary says the clock this table runs, so a guest learns the host's setting too
         seconds = round(table.turn_seconds)
