@@ -315,13 +315,17 @@ def _shown(ch: str) -> bool:
     (zero-width space, word joiner, soft hyphen, byte order mark, ...), which shows nothing,
     except the joiners writing needs: the zero-width (non-)joiner, and tag characters (the
     flags of England, Scotland, Wales)."""
-    code = ord(ch)
     category = unicodedata.category(ch)
     if category in _DROPPED_CATEGORIES or ch in _BLANK_LETTERS:
         return False
     if category == "Cf":
-        return code in (0x200C, 0x200D) or 0xE0020 <= code <= 0xE007F
+        return ch in "\u200c\u200d" or _is_tag(ch)
     return True
+
+
+def _is_tag(ch: str) -> bool:
+    """A tag character (U+E0020..U+E007F): the letters of a subdivision's flag after 🏴."""
+    return 0xE0020 <= ord(ch) <= 0xE007F
 
 
 _BLACK_FLAG = "\U0001F3F4"  # tag characters after it spell a subdivision's flag
@@ -330,9 +334,9 @@ _BLACK_FLAG = "\U0001F3F4"  # tag characters after it spell a subdivision's flag
 def _printable(text: str) -> str:
     kept = "".join(" " if ch.isspace() else ch for ch in text  # a line break parts words
                    if ch.isspace() or _shown(ch))
-    if any(0xE0020 <= ord(ch) <= 0xE007F for ch in kept):  # tags only in a flag, else unseen
+    if any(_is_tag(ch) for ch in kept):  # tags only in a flag, else unseen
         kept = "".join(c if c.startswith(_BLACK_FLAG) else
-                       "".join(ch for ch in c if not 0xE0020 <= ord(ch) <= 0xE007F)
+                       "".join(ch for ch in c if not _is_tag(ch))
                        for c in graphemes(kept))
     return " ".join(kept.split())
 

@@ -87,7 +87,6 @@ STALL_MS = 3000.0
 NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
-MAX_COMMITS = MAX_CHAINS  # dice chains per participant per match (64 * 4096 rolls)
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 # What a host's `refused` can answer, by the person's request it refuses (HostRoom's codes):
 # a guest shows a refusal over the board only while such a request of its own awaits an
@@ -130,8 +129,8 @@ def successor_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
     if commitment.length < 2 * RENEW_MARGIN:
         return f"a chain at least {2 * RENEW_MARGIN} links long"
     chains = sum(1 for e in ledger.events if "commit" in e and e["commit"]["participant"] == who)
-    if chains >= MAX_COMMITS:
-        return f"at most {MAX_COMMITS} chains per participant in a match"
+    if chains >= MAX_CHAINS:
+        return f"at most {MAX_CHAINS} chains per participant in a match"
     return None
 
 
@@ -146,9 +145,14 @@ def successor_rule(ledger: DiceLedger, commitment: Commitment) -> None:
     device may have reloaded since and not remember it (``asked_commitment``)."""
     if not ledger.rolls:
         return
-    refusal = successor_refusal(ledger, commitment) or late_host_chain(ledger, commitment)
+    refusal = guest_commit_refusal(ledger, commitment)
     if refusal is not None:
         raise DiceError(refusal)
+
+
+def guest_commit_refusal(ledger: DiceLedger, commitment: Commitment) -> str | None:
+    """Why a guest refuses a commitment the host passes on (live or in a sync), or None."""
+    return successor_refusal(ledger, commitment) or late_host_chain(ledger, commitment)
 
 
 def late_host_chain(ledger: DiceLedger, commitment: Commitment) -> str | None:
@@ -1356,8 +1360,7 @@ class GuestRoom:
         try:
             commitment = self.checked_commitment(Commitment.from_json(message.body["commit"]),
                                                  self.ledger.room)
-            refusal = successor_refusal(self.ledger, commitment) \
-                or late_host_chain(self.ledger, commitment)
+            refusal = guest_commit_refusal(self.ledger, commitment)
             if refusal is not None:
                 raise DiceError(refusal)
             self.ledger.commit(commitment)
@@ -1428,9 +1431,12 @@ class GuestRoom:
         clock = (ledger.room, body["timer"], body["turnSeconds"])
         kept = self.clock if self.clock is not None and self.clock[0] == ledger.room else None
         lobby_timer = None if self.lobby is None else self.lobby["timer"]
-        if (kept is not None and kept != clock) or lobby_timer not in (None, body["timer"]):
-            was: tuple[Any, ...] = kept if kept is not None and kept != clock \
-                else (ledger.room, lobby_timer, body["turnSeconds"])
+        was: tuple[Any, ...] | None = None  # the clock this sync would change
+        if kept is not None and kept != clock:
+            was = kept
+        elif lobby_timer not in (None, body["timer"]):
+            was = (ledger.room, lobby_timer, body["turnSeconds"])
+        if was is not None:
             self.problem = (f"The host's record changes the room's turn clock (from "
                             f"{_clock_words(was)} to {_clock_words(clock)}): it is refused.")
             raise Refused("bad-sync", self.problem)

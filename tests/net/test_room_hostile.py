@@ -203,9 +203,9 @@ def test_a_successor_is_taken_only_near_the_end_where_the_chain_ends_and_so_many
         end = ledger.next_roll + ledger.links_left("green")
         assert not _from_guest(net, "p1", "commit", commit=_commit("green", end + 1))
         assert not _from_guest(net, "p1", "commit", commit=_commit("green", end, 10))
-        monkeypatch.setattr(room, "MAX_COMMITS", 1)
+        monkeypatch.setattr(room, "MAX_CHAINS", 1)
         assert not _from_guest(net, "p1", "commit", commit=_commit("green", end))
-        monkeypatch.setattr(room, "MAX_COMMITS", 64)
+        monkeypatch.setattr(room, "MAX_CHAINS", 64)
         assert _from_guest(net, "p1", "commit", commit=_commit("green", end))
         assert not _from_guest(net, "p1", "commit",  # it now has enough links
                                commit=_commit("green", end + 2 * RENEW_MARGIN))
