@@ -327,6 +327,37 @@ def test_quit_flow_last_player_remaining_wins(table: Page) -> None:
     assert not table.locator("#dlg-replace[open]").count()
 
 
+def test_back_from_the_table_closes_its_dialogs(table: Page) -> None:
+    """Back away from the table takes its quit and winner dialogs with it (a winner dialog
+    stood over the home screen, its Rematch acting on a table no longer shown); Forward to a
+    finished game shows the winner again."""
+    start_game(table, ["red", "green"])
+    state = position(table)
+    table.click("#btn-quit")
+    table.locator("#dlg-quit").wait_for(state="visible")
+    table.go_back()
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert not table.evaluate("document.getElementById('dlg-quit').open")
+    table.go_forward()
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert position(table) == state  # nobody quit
+    table.click("#btn-quit")
+    table.select_option("#quit-seat", "red")
+    table.click("#quit-confirm")
+    table.locator("#dlg-winner").wait_for(state="visible")
+    table.go_back()
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.wait_for_function("!document.getElementById('dlg-winner').open")
+    table.wait_for_timeout(300)  # the dialog's close event has run: it did not move us on
+    assert table.url.endswith("#home") and table.is_visible("#screen-home")
+    table.go_forward()
+    table.locator("#dlg-winner").wait_for(state="visible")
+    assert position(table).winner == "green"
+    table.click("#winner-home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    assert not table.evaluate("document.getElementById('dlg-winner').open")
+
+
 def saved_deadline(page: Page) -> float:
     return json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["deadline"]
 

@@ -34,13 +34,17 @@ from .dom import (
     query_param,
 )
 from .persist import Persist
-from .screen import LOW_SECONDS, Screen, any_shown, show_only
+from .screen import LOW_SECONDS, Screen, any_shown, close_dialog, show_only
 from .sound import Sound
 
 NO_MOVE_NOTICE_MS = 1800  # "Red rolled a 4: no move." over the board (a turn undone: 4 s)
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
+# The screen each dialog asks about. Back (or any other change of address) away from that
+# screen closes it unanswered: a winner or quit dialog stood over the home screen, where its
+# Rematch or Quit game would act on a table no longer shown.
+DIALOG_SCREENS = {"quit": "table", "winner": "table", "replace": "home"}
 
 
 class Controller:
@@ -231,6 +235,9 @@ class Controller:
             if any_shown(SCREENS[1:]):
                 return  # an in-page anchor such as the skip link: stay on this screen
             page = "home"
+        for dialog, screen in DIALOG_SCREENS.items():
+            if screen != page:
+                close_dialog(dialog)
         show_only(f"screen-{page}", SCREENS, page)
         changed = page != self.page_shown
         if changed:  # another screen starts at its top, not mid-board
@@ -548,7 +555,7 @@ class Controller:
             s = t.session
             self.start_game(t.record.rules, t.record.seats, s.names, s.players, s.timer,
                             dict(t.record.options))
-        else:
+        elif self.page_shown == "table":  # not when it closed because the player went Back
             self.go("home")
 
     def on_error_closed(self, event: Any) -> None:

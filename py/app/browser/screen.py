@@ -512,6 +512,14 @@ def open_dialog(name: str) -> None:
     dialog.showModal()
 
 
+def close_dialog(name: str) -> None:
+    """Close a dialog unanswered (its close handler reads an empty ``returnValue``)."""
+    dialog = el(f"dlg-{name}")
+    if dialog.open:
+        dialog.returnValue = ""
+        dialog.close()
+
+
 def any_shown(ids: Sequence[str]) -> bool:
     return any(not el(i).hidden for i in ids)
 
