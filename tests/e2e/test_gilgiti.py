@@ -539,6 +539,32 @@ def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> No
     assert page.console_errors == []
 
 
+def test_leaving_the_table_drops_a_picker_and_the_next_game_has_none(page: Page) -> None:
+    """A picker open when the address moves away (Back, or #rules typed) is dropped, nothing
+    played: on coming back the table shows no picker, the focus on a token and the prompt
+    saying what to do; before, Forward showed it again under a prompt that said nothing of
+    it, and a new game started from Home showed the old game's moves as its buttons."""
+    boot_with(page, save_of(careless_record()))
+    state = state_of(page)
+    safe = careful_first(state)
+    assert safe is not None
+    text = position_text(page)
+    touch_token(page, state, safe.pieces[0], "mouse")
+    page.wait_for_selector("#choices button")
+    page.evaluate("location.hash = '#rules'")  # typed into the address bar
+    page.wait_for_selector("#screen-rules:not([hidden])")
+    page.go_back()
+    page.wait_for_selector("#screen-table:not([hidden])")
+    assert not picker_shown(page) and position_text(page) == text
+    assert page.evaluate("document.activeElement.matches('#board .token.movable')")
+    assert "possible moves" not in page.inner_text("#announcer")
+    touch_token(page, state, safe.pieces[0], "mouse")
+    page.wait_for_selector("#choices button")
+    start_gilgiti(page, ("red", "green"))  # Home, then a new game in place of this one
+    assert not picker_shown(page)
+    assert page.console_errors == []
+
+
 def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     boot_with(page, save_of(gate_record()))
     assert page.inner_text("#btn-quit") == "Leave game"  # the seed's word, as in the dialog

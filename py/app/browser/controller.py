@@ -135,6 +135,7 @@ class Controller:
         if not isinstance(loaded, tuple):
             return False
         self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
+        self.drop_pending()  # a picker of the position this tab showed before is not this one's
         self.screen.forget_layout(self.table)
         self.screen.bottom_left = self.table.sole_person()
         return True
@@ -195,6 +196,7 @@ class Controller:
         then the focus goes to it (which lays out the page, unless a frame already did).
         """
         self.auto.cancel()
+        self.drop_pending()
         table = self.table = Table.new(rules, seats, None, now_ms(), names, players, timer,
                                        options, turn_seconds=self.turn_seconds)
         self.screen.forget_layout()
@@ -235,9 +237,7 @@ class Controller:
             if any_shown(SCREENS[1:]):
                 return  # an in-page anchor such as the skip link: stay on this screen
             page = "home"
-        for dialog, screen in DIALOG_SCREENS.items():
-            if screen != page:
-                close_dialog(dialog)
+        self.leave_other_screens(page)
         show_only(f"screen-{page}", SCREENS, page)
         changed = page != self.page_shown
         if changed:  # another screen starts at its top, not mid-board
@@ -248,6 +248,17 @@ class Controller:
             self.focus_page(page)
         if page == "table" and self.table is not None and self.table.over:
             self.show_winner()
+
+    def leave_other_screens(self, page: str) -> None:
+        """Before ``page`` is shown: the other screens' dialogs close unanswered, and off the
+        table a picker or a picked value is dropped (nothing is played). A picker left open
+        stood under the next game's table, its buttons the old game's moves; on Forward it was
+        back with the focus on a token and the prompt saying nothing of it."""
+        for dialog, screen in DIALOG_SCREENS.items():
+            if screen != page:
+                close_dialog(dialog)
+        if page != "table":
+            self.drop_pending()
 
     def on_skip(self, event: Any) -> None:
         """"Skip to the controls": at the table, the die or the first glowing token when a
