@@ -511,3 +511,34 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     assert json.loads(facts(host)["position"])["timeouts"]["green"] == 0
     assert host.errors == [] and second.errors == [] and guest.errors == [] \
         and guest2.errors == []
+
+
+def test_back_from_the_table_to_the_room_closes_its_dialogs(browser: Browser,
+                                                            server_url: str) -> None:
+    """Back from a room's table to its room screen takes the table's quit and winner dialogs
+    with it, as Back to Home does; before, the quit dialog stood over the room screen."""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    guest = join(browser, link, "Gus", "green")
+    start(host, [guest])
+    version = facts(host)["version"]
+    host.click("#btn-quit")
+    host.locator("#dlg-quit").wait_for(state="visible")
+    host.go_back()
+    host.wait_for_selector("#screen-room:not([hidden])")
+    assert host.locator("dialog[open]").count() == 0
+    assert host.evaluate("document.activeElement.id") == "room-title"
+    host.go_forward()
+    host.wait_for_selector("#screen-table:not([hidden])")
+    assert host.locator("dialog[open]").count() == 0 and facts(host)["version"] == version
+    # the host quits: green wins; the guest goes Back from the winner dialog and stays on
+    # the room screen (its close does not move the page on to Home)
+    quit_online(host)
+    guest.locator("#dlg-winner").wait_for(state="visible")
+    guest.go_back()
+    guest.wait_for_selector("#screen-room:not([hidden])")
+    guest.wait_for_function("!document.getElementById('dlg-winner').open")
+    guest.wait_for_timeout(300)  # the dialog's close event has run
+    assert guest.is_visible("#screen-room") and "#room=" in guest.url
+    assert host.errors == [] and guest.errors == []
+    for page in (host, guest):
+        page.context.close()

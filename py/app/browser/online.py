@@ -488,6 +488,7 @@ class OnlineController(Controller):
     def take_table(self, table: Any, online: Online) -> None:
         """The room's match is the table now: drawn with this player's colour at bottom left."""
         self.auto.cancel()
+        self.drop_pending()
         self.table = table
         online.playing = True
         self.screen.forget_layout(table)
@@ -616,6 +617,7 @@ class OnlineController(Controller):
         super().route()
 
     def _room_screen(self) -> None:
+        self.leave_other_screens("room")  # Back from the table: its quit or winner dialog goes
         first = bool(el("screen-room").hidden)
         for screen_id in SCREENS:
             el(screen_id).hidden = True
@@ -851,8 +853,8 @@ class OnlineController(Controller):
     def on_winner_closed(self, event: Any) -> None:
         if self.online is None or not self.online.playing:
             super().on_winner_closed(event)
-            return
-        self.go("home")
+        elif self.page_shown == "table":  # not when it closed because the player went Back
+            self.go("home")
 
     # -- for tests and the benchmark -------------------------------------------------------
 
