@@ -358,6 +358,21 @@ def test_back_from_the_table_closes_its_dialogs(table: Page) -> None:
     assert not table.evaluate("document.getElementById('dlg-winner').open")
 
 
+def test_an_address_naming_no_screen_is_made_to_name_the_one_shown(table: Page) -> None:
+    """Junk typed into the address bar leaves the screen as it is and the address naming it,
+    so Back to that entry shows that screen; before, the junk stayed in the history and Back
+    to it from Home kept Home on screen (Back seemed to do nothing)."""
+    start_game(table, ["red", "green"])
+    table.evaluate("location.hash = '#nowhere'")
+    table.wait_for_function("location.hash === '#table'")
+    assert table.is_visible("#screen-table")
+    table.click("#btn-home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.go_back()
+    table.wait_for_selector("#screen-table:not([hidden])")
+    assert table.url.endswith("#table")
+
+
 def saved_deadline(page: Page) -> float:
     return json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["deadline"]
 

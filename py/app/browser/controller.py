@@ -234,9 +234,14 @@ class Controller:
         if page == "table" and self.table is None:
             page = "home"
         if page not in PAGES:
-            if any_shown(SCREENS[1:]):
+            shown = self.page_shown if any_shown(SCREENS[1:]) else None
+            page = shown if shown in PAGES else "home"
+            # an address that names no screen (a typo, an old bookmark) is made to name the
+            # one shown: left as it was, Back to it from another screen showed that screen
+            # still, and Back seemed to do nothing
+            window.history.replaceState(None, "", f"#{page}")
+            if page == shown:
                 return  # an in-page anchor such as the skip link: stay on this screen
-            page = "home"
         self.leave_other_screens(page)
         show_only(f"screen-{page}", SCREENS, page)
         changed = page != self.page_shown
