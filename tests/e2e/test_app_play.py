@@ -373,6 +373,19 @@ def test_an_address_naming_no_screen_is_made_to_name_the_one_shown(table: Page) 
     assert table.url.endswith("#table")
 
 
+def test_back_to_home_is_where_the_page_opens_next_time(table: Page) -> None:
+    """Back from the table to Home is kept with the game as the Home button is: the page
+    opened again without an address opens Home, not the table (it did)."""
+    start_game(table, ["red", "green"])
+    table.go_back()
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.goto(table.url.split("#")[0])
+    wait_ready(table)
+    assert table.is_visible("#screen-home") and not table.url.endswith("#table")
+    table.click("#btn-resume")
+    table.wait_for_selector("#screen-table:not([hidden])")
+
+
 def saved_deadline(page: Page) -> float:
     return json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["deadline"]
 

@@ -222,9 +222,6 @@ class Controller:
 
     def go(self, page: str) -> None:
         """Show a page by changing the address, so Back works as expected."""
-        if self.table is not None and page in ("table", "home"):
-            self.table.session.screen = page
-            self.save()
         if window.location.hash != f"#{page}":  # Back returns (a hashchange routes it)
             window.history.pushState(None, "", f"#{page}")
         self.route()
@@ -242,6 +239,12 @@ class Controller:
             window.history.replaceState(None, "", f"#{page}")
             if page == shown:
                 return  # an in-page anchor such as the skip link: stay on this screen
+        t = self.table
+        if t is not None and page in ("table", "home") and t.session.screen != page:
+            # kept with the game, where the page opens next time without an address: Back
+            # to Home, as much as the Home button, leaves the table (it reopened at the table)
+            t.session.screen = page
+            self.save()
         self.leave_other_screens(page)
         show_only(f"screen-{page}", SCREENS, page)
         changed = page != self.page_shown
