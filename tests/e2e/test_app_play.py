@@ -598,6 +598,38 @@ def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
         context.close()
 
 
+def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
+        browser: Browser, server_url: str) -> None:
+    """Back and Forward in a tab another one plays from: the line saying whose turn it is
+    takes the focus (it fell to the page itself, the focus left on the hidden Home's
+    heading), and a screen reader hears that another tab plays, not "Tap the die"."""
+    context = browser.new_context(reduced_motion="reduce")
+    try:
+        first = context.new_page()
+        first.goto(server_url + FAST)
+        wait_ready(first)
+        start_game(first, ["red", "green"])
+        second = context.new_page()
+        second.goto(server_url + FAST + "#table")
+        wait_ready(second)
+        first.locator("#tab-banner").wait_for(state="visible")
+        first.go_back()
+        first.wait_for_selector("#screen-home:not([hidden])")
+        first.go_forward()
+        first.wait_for_selector("#screen-table:not([hidden])")
+        assert first.evaluate("document.activeElement.id") == "turn"
+        told = first.inner_text("#announcer")
+        assert "another tab" in told and "Tap the die" not in told, told
+        # the tab that plays: Back and Forward give the focus to the die, as before
+        second.evaluate("location.hash = '#rules'")
+        second.wait_for_selector("#screen-rules:not([hidden])")
+        second.go_back()
+        second.wait_for_selector("#screen-table:not([hidden])")
+        assert second.evaluate("document.activeElement.id") == "die"
+    finally:
+        context.close()
+
+
 def test_the_record_downloads_and_replays_to_the_position_shown(table: Page) -> None:
     start_game(table, ["red", "yellow"])
     roll_until_choice(table)

@@ -33,7 +33,7 @@ from .dom import (
     on,
     query_param,
 )
-from .persist import Persist
+from .persist import ANOTHER_TAB, Persist
 from .screen import LOW_SECONDS, Screen, any_shown, close_dialog, show_only
 from .sound import Sound
 
@@ -282,11 +282,18 @@ class Controller:
         if page == "table" and t is not None and not t.over:
             if t.local_person_to_act() and not self.persist.passive:
                 self.screen.focus(t, force=True)
-            if document.activeElement == document.body:  # nothing to press here now
+            # nothing to press here now: the focus is nowhere, or still on the screen just
+            # hidden (the browser moves it to the page itself only later: checked for the
+            # page itself alone, it fell there)
+            active = document.activeElement
+            if is_none(active) or active == document.body \
+                    or not is_none(active.closest("[hidden]")):
                 self.screen.focus_screen(page)
             # from the names, not the line's text: that holds the swatch's letter ("RAda")
             turn = panel.turn_text(t, t.scene())
-            self.screen.announce(f"{turn}. {self.prompt()}".strip())
+            # a tab that does not play: not "Tap the die", which does nothing here
+            then = ANOTHER_TAB if self.persist.passive else self.prompt()
+            self.screen.announce(f"{turn}. {then}".strip())
         elif page == "rules":  # on the rules of the game in progress, or of the form's choice
             self.screen.focus_rules(t.record.rules if t is not None and not t.over
                                     else form.chosen_rules())
