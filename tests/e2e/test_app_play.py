@@ -602,7 +602,8 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         browser: Browser, server_url: str) -> None:
     """Back and Forward in a tab another one plays from: the line saying whose turn it is
     takes the focus (it fell to the page itself, the focus left on the hidden Home's
-    heading), and a screen reader hears that another tab plays, not "Tap the die"."""
+    heading), and a screen reader hears that another tab plays, not "Tap the die". Its
+    "Play here" gives the focus to the die (it fell to the page with the button)."""
     context = browser.new_context(reduced_motion="reduce")
     try:
         first = context.new_page()
@@ -626,6 +627,11 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         second.go_back()
         second.wait_for_selector("#screen-table:not([hidden])")
         assert second.evaluate("document.activeElement.id") == "die"
+        # "Play here": the die takes the focus from the button, hidden now
+        first.click("#btn-play-here")
+        second.locator("#tab-banner").wait_for(state="visible")
+        assert first.evaluate("document.activeElement.id") == "die"
+        assert "Tap the die" in first.inner_text("#announcer")
     finally:
         context.close()
 

@@ -96,7 +96,7 @@ class Controller:
                 ("dlg-replace", "close", self.on_replace_closed),
                 ("dlg-winner", "close", self.on_winner_closed),
                 ("dlg-error", "close", self.on_error_closed),
-                ("btn-play-here", "click", lambda e: self.claim(reload=True)),
+                ("btn-play-here", "click", lambda e: self.play_here()),
                 ("skip", "click", self.on_skip)):
             on(el(target), event, handler)
         on(window, "hashchange", lambda e: self.route())
@@ -149,6 +149,12 @@ class Controller:
         if reload:
             self.route()
             self.schedule()
+
+    def play_here(self) -> None:
+        """"Play here": this tab takes the table, and the screen shown takes the focus again
+        (the button, hidden now, had it: it fell to the page itself)."""
+        self.claim(reload=True)
+        self.focus_page(self.page_shown or "home")
 
     def step_aside(self) -> None:
         self.auto.cancel()
