@@ -386,6 +386,46 @@ def test_back_to_home_is_where_the_page_opens_next_time(table: Page) -> None:
     table.wait_for_selector("#screen-table:not([hidden])")
 
 
+def test_off_the_table_only_a_persons_turn_is_said(browser: Browser, server_url: str) -> None:
+    """At Home while computers play on, the announcer does not say each of their moves ending
+    "Tap the die" (no die there); it says once that the turn came to the person here."""
+    # computers slow enough (1.5 s an action) that Home is shown before they have played
+    page = _new_page(browser, server_url + "?auto_delay=0&pace_ms=1500")
+    try:
+        start_game(page, ["red", "green", "yellow"],
+                   kinds={"green": "easy", "yellow": "easy"})
+        for _ in range(200):  # red plays until the turn goes to the computers
+            state = position(page)
+            if state.turn != "red":
+                break
+            text = position_text(page)
+            if state.phase == "roll":
+                page.click("#die")
+            else:
+                page.locator("#board .token.movable").first.click()
+            page.wait_for_function(
+                "prev => window.ludo.position() !== prev", arg=text, timeout=10_000)
+        page.click("#btn-home")
+        page.wait_for_selector("#screen-home:not([hidden])")
+        before = position_text(page)
+        page.evaluate("""() => {
+            window.__said = [];
+            new MutationObserver(() => window.__said.push(
+                document.getElementById('announcer').textContent))
+              .observe(document.getElementById('announcer'),
+                       {childList: true, characterData: true, subtree: true});
+        }""")
+        page.wait_for_function(
+            "(() => { const p = JSON.parse(window.ludo.position());"
+            " return p.turn === 'red' && p.phase === 'roll'; })()", timeout=30_000)
+        page.wait_for_timeout(300)
+        said = [text.strip() for text in page.evaluate("window.__said") if text.strip()]
+        assert position_text(page) != before  # the computers played while Home was shown
+        assert said == ["Red's turn. Go back to the table to play."], said
+    finally:
+        page.context.close()
+
+
 def saved_deadline(page: Page) -> float:
     return json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["deadline"]
 

@@ -346,6 +346,23 @@ class Controller:
         return self.picker or [c for c in self.person_choices()
                                if not c.pieces and c.kind != "roll"]
 
+    def announce_play(self, told: str, prompt: str, turn_passed: bool) -> None:
+        """Say what happened at the table and what to do next. Off the table (Home, the rules,
+        Install, an online room's screen) a game that computers or online players play on said
+        every move there, each ending "Tap the die" with no die on the screen: there only the
+        turn coming to a person here is said, and the game's end."""
+        if self.screen.table_shown():
+            self.screen.announce(f"{told} {prompt}".strip())
+            return
+        t = self.table
+        if t is None:
+            return
+        if t.over and told:  # the action that ended it, not a later sync of the ended game
+            self.screen.announce(f"{panel.turn_text(t, t.scene())}.")
+        elif turn_passed and t.local_person_to_act() and not self.persist.passive:
+            self.screen.announce(f"{panel.turn_text(t, t.scene())}. Go back to the table to "
+                                 "play.")
+
     def prompt(self, after_roll: bool = False) -> str:
         t = self.table
         return "" if t is None else panel.prompt(t, t.scene(), t.choices_for(t.seat_to_act),
@@ -384,7 +401,7 @@ class Controller:
             prompt = ""
         else:
             self.told_prompt = prompt
-        self.screen.announce(f"{' '.join(t.told)} {prompt}".strip())
+        self.announce_play(" ".join(t.told), prompt, turn_passed=t.seat_to_act != before)
         if t.over:
             if self.screen.table_shown() and not self.leaving:
                 self.show_winner()

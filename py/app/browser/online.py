@@ -552,7 +552,8 @@ class OnlineController(Controller):
         told = " ".join(t.told) if what == "action" else ""
         rolled = bool(told) and room is not None and any(e.get("type") == "rolled"
                                                          for e in room.events)
-        self.screen.announce(f"{told} {self.prompt(after_roll=rolled)}".strip())
+        passed = room is not None and what == "action" and t.seat_to_act != room.turn_before
+        self.announce_play(told, self.prompt(after_roll=rolled), turn_passed=passed)
         forced = self.online.forced_quit if self.online is not None else None
         ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:
