@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -609,8 +610,10 @@ def test_skip_link_stays_on_the_table_and_goes_to_the_die(table: Page) -> None:
     assert table.is_visible("#screen-table") and table.url.endswith("#table")
 
 
-def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
-                                                           server_url: str) -> None:
+@contextmanager
+def two_tabs_of_one_game(browser: Browser, server_url: str) -> Iterator[tuple[Page, Page]]:
+    """Two tabs of one browser: a two-seat game started in the first, then the table opened
+    in the second, which plays it now (the first shows the banner saying so)."""
     context = browser.new_context(reduced_motion="reduce")
     try:
         first = context.new_page()
@@ -620,8 +623,16 @@ def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
         second = context.new_page()
         second.goto(server_url + FAST + "#table")
         wait_ready(second)
-        # the newest tab plays; the first one says so and stops playing
         first.locator("#tab-banner").wait_for(state="visible")
+        yield first, second
+    finally:
+        context.close()
+
+
+def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
+                                                           server_url: str) -> None:
+    with two_tabs_of_one_game(browser, server_url) as (first, second):
+        # the newest tab plays; the first one says so and stops playing
         assert second.is_hidden("#tab-banner")
         assert first.is_disabled("#die")
         text = position_text(second)
@@ -634,8 +645,6 @@ def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
         second.locator("#tab-banner").wait_for(state="visible")
         assert first.is_hidden("#tab-banner")
         assert position_text(first) == position_text(second)
-    finally:
-        context.close()
 
 
 def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
@@ -644,16 +653,7 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
     takes the focus (it fell to the page itself, the focus left on the hidden Home's
     heading), and a screen reader hears that another tab plays, not "Tap the die". Its
     "Play here" gives the focus to the die (it fell to the page with the button)."""
-    context = browser.new_context(reduced_motion="reduce")
-    try:
-        first = context.new_page()
-        first.goto(server_url + FAST)
-        wait_ready(first)
-        start_game(first, ["red", "green"])
-        second = context.new_page()
-        second.goto(server_url + FAST + "#table")
-        wait_ready(second)
-        first.locator("#tab-banner").wait_for(state="visible")
+    with two_tabs_of_one_game(browser, server_url) as (first, second):
         first.go_back()
         first.wait_for_selector("#screen-home:not([hidden])")
         first.go_forward()
@@ -672,8 +672,6 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         second.locator("#tab-banner").wait_for(state="visible")
         assert first.evaluate("document.activeElement.id") == "die"
         assert "Tap the die" in first.inner_text("#announcer")
-    finally:
-        context.close()
 
 
 def test_the_record_downloads_and_replays_to_the_position_shown(table: Page) -> None:

@@ -9,6 +9,8 @@ the module's page opened again, were checked by hand: see the project's issue 9 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -31,6 +33,11 @@ def test_a_crash_is_counted_and_logged_and_a_new_chromium_works(browser, server_
     crash(page)
     assert chromium.crashes == crashes + 1
     assert chromium.page_is_dead(page)
+    # Chromium's message reaches the log through Playwright's driver a moment after the crash
+    # event: once the check came first (a fresh-clone CI run, 2026-12-03)
+    deadline = time.monotonic() + 10
+    while "Intentionally crashing" not in chromium.log_tail() and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert "Intentionally crashing" in chromium.log_tail()
     context.close()
 

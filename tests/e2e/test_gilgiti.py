@@ -17,6 +17,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -508,15 +509,22 @@ def test_a_reload_mid_turn_restores_the_rolled_and_played_values(page: Page) -> 
     assert page.console_errors == []
 
 
-def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> None:
+def open_a_picker(page: Page, how: str) -> tuple[Any, Choice, str]:
+    """Boot the careless-order turn and touch (by ``how``) a token that several values fit,
+    which offers its moves; returns the position, the safe first play, the position's text."""
     boot_with(page, save_of(careless_record()))
     state = state_of(page)
     safe = careful_first(state)
     assert safe is not None
     text = position_text(page)
-    # a token that several values fit: Enter offers its moves; Escape takes them back
-    touch_token(page, state, safe.pieces[0], "keyboard")
+    touch_token(page, state, safe.pieces[0], how)
     page.wait_for_selector("#choices button")
+    return state, safe, text
+
+
+def test_escape_cancels_a_picker_or_a_picked_value_by_keyboard(page: Page) -> None:
+    # a token that several values fit: Enter offers its moves; Escape takes them back
+    state, safe, text = open_a_picker(page, "keyboard")
     # the focus is on the first of them, and a screen reader is told what they are for
     assert page.evaluate("document.activeElement.matches('#choices button')")
     assert page.inner_text("#announcer").endswith(
@@ -544,13 +552,7 @@ def test_leaving_the_table_drops_a_picker_and_the_next_game_has_none(page: Page)
     played: on coming back the table shows no picker, the focus on a token and the prompt
     saying what to do; before, Forward showed it again under a prompt that said nothing of
     it, and a new game started from Home showed the old game's moves as its buttons."""
-    boot_with(page, save_of(careless_record()))
-    state = state_of(page)
-    safe = careful_first(state)
-    assert safe is not None
-    text = position_text(page)
-    touch_token(page, state, safe.pieces[0], "mouse")
-    page.wait_for_selector("#choices button")
+    state, safe, text = open_a_picker(page, "mouse")
     page.evaluate("location.hash = '#rules'")  # typed into the address bar
     page.wait_for_selector("#screen-rules:not([hidden])")
     page.go_back()

@@ -14,6 +14,7 @@ from test_app_play import (
     SAVE_KEY,
     position_text,
     start_game,
+    two_tabs_of_one_game,
     wait_change,
     wait_ready,
 )
@@ -126,16 +127,7 @@ def test_turn_seconds_that_is_not_a_number_keeps_the_normal_clock(page: Page) ->
 
 def test_a_passive_tab_takes_the_table_before_it_starts_a_game(browser: Browser,
                                                                server_url: str) -> None:
-    context = browser.new_context(reduced_motion="reduce")
-    try:
-        first = context.new_page()
-        first.goto(server_url + FAST)
-        wait_ready(first)
-        start_game(first, ["red", "green"])
-        second = context.new_page()
-        second.goto(server_url + FAST + "#table")
-        wait_ready(second)
-        first.locator("#tab-banner").wait_for(state="visible")
+    with two_tabs_of_one_game(browser, server_url) as (first, second):
         # the first tab is passive now; its player goes Home and starts a 4-player game there
         start_game(first, ["red", "green", "yellow", "blue"])
         new_game = position_text(first)
@@ -150,8 +142,6 @@ def test_a_passive_tab_takes_the_table_before_it_starts_a_game(browser: Browser,
         wait_change(first, new_game)
         saved = json.loads(first.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))
         assert len(saved["record"]["seats"]) == 4
-    finally:
-        context.close()
 
 
 def test_names_are_isolated_and_cut_at_whole_characters(page: Page) -> None:
