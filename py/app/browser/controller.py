@@ -134,11 +134,19 @@ class Controller:
             self.screen.show_error(loaded)
         if not isinstance(loaded, tuple):
             return False
-        self.table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
-        self.drop_pending()  # a picker of the position this tab showed before is not this one's
-        self.screen.forget_layout(self.table)
-        self.screen.bottom_left = self.table.sole_person()
+        table = Table.restore(*loaded, now=now_ms(), turn_seconds=self.turn_seconds)
+        self.seat_table(table, table.sole_person())
         return True
+
+    def seat_table(self, table: Table, bottom_left: str | None) -> None:
+        """Make ``table`` the one shown (a new game, a save loaded, an online match), with
+        ``bottom_left``'s colour at the board's bottom left: nothing of the table before it
+        carries over (a picker or a picked value showed the old game's moves, an animation
+        its pieces)."""
+        self.table = table
+        self.drop_pending()
+        self.screen.forget_layout(table)
+        self.screen.bottom_left = bottom_left
 
     def claim(self, reload: bool = False) -> None:
         """Make this tab the one that plays (clock, computers, input)."""
@@ -202,11 +210,9 @@ class Controller:
         then the focus goes to it (which lays out the page, unless a frame already did).
         """
         self.auto.cancel()
-        self.drop_pending()
-        table = self.table = Table.new(rules, seats, None, now_ms(), names, players, timer,
-                                       options, turn_seconds=self.turn_seconds)
-        self.screen.forget_layout()
-        self.screen.bottom_left = table.sole_person()
+        table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
+                          turn_seconds=self.turn_seconds)
+        self.seat_table(table, table.sole_person())
         self.save()
         later(lambda: self._show_new(table))
 

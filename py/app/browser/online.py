@@ -488,11 +488,8 @@ class OnlineController(Controller):
     def take_table(self, table: Any, online: Online) -> None:
         """The room's match is the table now: drawn with this player's colour at bottom left."""
         self.auto.cancel()
-        self.drop_pending()
-        self.table = table
+        self.seat_table(table, online.own_seat())
         online.playing = True
-        self.screen.forget_layout(table)
-        self.screen.bottom_left = online.own_seat()
 
     # -- the controller's hooks ------------------------------------------------------------
 
