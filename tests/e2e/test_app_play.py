@@ -374,6 +374,23 @@ def test_an_address_naming_no_screen_is_made_to_name_the_one_shown(table: Page) 
     assert table.url.endswith("#table")
 
 
+def test_the_table_address_with_no_game_is_made_home(browser: Browser,
+                                                     server_url: str) -> None:
+    """A page opened at ``#table`` with no game (an old bookmark) shows Home and its address
+    says so. It kept ``#table``, so Start game added no history entry and Back from the new
+    game left the page instead of returning to Home."""
+    page = _new_page(browser, server_url + FAST + "#table")
+    try:
+        assert page.is_visible("#screen-home") and page.url.endswith("#home"), page.url
+        press_start(page)
+        assert page.url.endswith("#table")
+        page.go_back()
+        page.wait_for_selector("#screen-home:not([hidden])")
+        assert page.url.endswith("#home")
+    finally:
+        page.context.close()
+
+
 def test_back_to_home_is_where_the_page_opens_next_time(table: Page) -> None:
     """Back from the table to Home is kept with the game as the Home button is: the page
     opened again without an address opens Home, not the table (it did)."""
@@ -651,8 +668,9 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         browser: Browser, server_url: str) -> None:
     """Back and Forward in a tab another one plays from: the line saying whose turn it is
     takes the focus (it fell to the page itself, the focus left on the hidden Home's
-    heading), and a screen reader hears that another tab plays, not "Tap the die". Its
-    "Play here" gives the focus to the die (it fell to the page with the button)."""
+    heading), and a screen reader hears that another tab plays, not "Tap the die", as its
+    prompt line shows. Its "Play here" gives the focus to the die (it fell to the page with
+    the button)."""
     with two_tabs_of_one_game(browser, server_url) as (first, second):
         first.go_back()
         first.wait_for_selector("#screen-home:not([hidden])")
@@ -661,6 +679,9 @@ def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         assert first.evaluate("document.activeElement.id") == "turn"
         told = first.inner_text("#announcer")
         assert "another tab" in told and "Tap the die" not in told, told
+        # its prompt line says the same, not what a press of its (disabled) die would do
+        hint = first.inner_text("#die-hint")
+        assert "another tab" in hint and "Play here" in hint and "Tap" not in hint, hint
         # the tab that plays: Back and Forward give the focus to the die, as before
         second.evaluate("location.hash = '#rules'")
         second.wait_for_selector("#screen-rules:not([hidden])")

@@ -33,7 +33,7 @@ from .dom import (
     on,
     query_param,
 )
-from .persist import ANOTHER_TAB, Persist
+from .persist import PASSIVE_PROMPT, Persist
 from .screen import LOW_SECONDS, Screen, any_shown, close_dialog, show_only
 from .sound import Sound
 
@@ -241,7 +241,10 @@ class Controller:
     def route(self) -> None:
         page = str(window.location.hash or "#home")[1:]
         if page == "table" and self.table is None:
+            # no game to show (a bookmark, a finished game cleared): Home, and the address
+            # says so, or Start game would add no history entry for Back to return from
             page = "home"
+            window.history.replaceState(None, "", "#home")
         if page not in PAGES:
             shown = self.page_shown if any_shown(SCREENS[1:]) else None
             page = shown if shown in PAGES else "home"
@@ -303,9 +306,7 @@ class Controller:
                 self.screen.focus_screen(page)
             # from the names, not the line's text: that holds the swatch's letter ("RAda")
             turn = panel.turn_text(t, t.scene())
-            # a tab that does not play: not "Tap the die", which does nothing here
-            then = ANOTHER_TAB if self.persist.passive else self.prompt()
-            self.screen.announce(f"{turn}. {then}".strip())
+            self.screen.announce(f"{turn}. {self.prompt()}".strip())
         elif page == "rules":  # on the rules of the game in progress, or of the form's choice
             self.screen.focus_rules(t.record.rules if t is not None and not t.over
                                     else form.chosen_rules())
@@ -371,6 +372,9 @@ class Controller:
 
     def prompt(self, after_roll: bool = False) -> str:
         t = self.table
+        if t is not None and not t.over and self.persist.passive:
+            # a tab that does not play: not "Tap the die", which does nothing here
+            return PASSIVE_PROMPT
         return "" if t is None else panel.prompt(t, t.scene(), t.choices_for(t.seat_to_act),
                                                  waiting=self.auto.kind == "auto",
                                                  selected=self.selected, after_roll=after_roll)

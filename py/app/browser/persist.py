@@ -18,6 +18,8 @@ SAVE_KEY = "courtyard-ludo/save"
 OWNER_KEY = "courtyard-ludo/owner"  # the tab that plays the table (clock, computers)
 # what a tab that does not play is told at its table, in the words of its banner (index.html)
 ANOTHER_TAB = "This game is open in another tab, which plays it now."
+# its prompt line, said too when it comes back to the table: what it can do here
+PASSIVE_PROMPT = f"{ANOTHER_TAB} Press Play here to play it in this tab."
 SAVE_FAILED = ("This game cannot be saved on this device (its storage is full or blocked); "
                "it will be lost if the page closes.")
 
