@@ -52,8 +52,10 @@ def _test_names() -> set[str]:
 
 
 @pytest.mark.parametrize("doc", ["rules/courtyard.md", "rules/classic.md", "notation.md",
-                                 "architecture.md"])
+                                 "architecture.md", "ui.md", "offline.md", "online.md",
+                                 "../README.md"])
 def test_tests_named_in_the_docs_exist(doc):
+    """A test a document names by its whole name exists (a name cut short is no name)."""
     text = (DOCS / doc).read_text(encoding="utf-8")
     named = {n for n in re.findall(r"\btest_[a-z0-9_]+", text)
              if not n.startswith("test_engine_")}  # test_engine_* are module names
