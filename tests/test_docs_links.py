@@ -14,7 +14,7 @@ DOCUMENTS = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
-LINK = re.compile(r"!?\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # http:, https:, mailto: ...
 
@@ -73,11 +73,13 @@ def test_a_broken_link_is_found(tmp_path):
     (tmp_path / "b.md").write_text("# Here it is\n", encoding="utf-8")
     doc = tmp_path / "a.md"
     doc.write_text("[ok](b.md#here-it-is) [no file](c.md) [no anchor](b.md#there)\n"
-                   "`[code](d.md)` and [self](#nowhere)\n", encoding="utf-8")
+                   "`[code](d.md)` and [self](#nowhere), [a text over\ntwo lines](e.md)\n"
+                   "```\n[in a code block](f.md)\n```\n", encoding="utf-8")
     assert broken_links(doc, tmp_path) == [
         "a.md -> c.md: no such file",
         "a.md -> b.md#there: b.md has no heading with that anchor",
         "a.md -> #nowhere: a.md has no heading with that anchor",
+        "a.md -> e.md: no such file",
     ]
 
 
