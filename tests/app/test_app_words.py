@@ -199,3 +199,17 @@ def test_the_rules_summaries_name_every_option_the_rules_give() -> None:
     teams = Table.new("gilgiti", ("red", "green", "yellow", "blue"), 3, now=0.0,
                       options={"teams": True}).scene().summary
     assert "A finished partner rests one turn, then rolls and plays for their partner." in teams
+
+
+def test_the_online_timer_note_promises_only_what_the_clock_does() -> None:
+    """The setup form's note under the locked timer: the clock keeps a match going past a
+    guest's lost connection, but the host's page runs that clock, so the host's lost connection
+    pauses the match (docs/online.md, "A host that does not come back"). The note said that "a
+    lost connection cannot stop the match", whoever's."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "index.html").read_text(encoding="utf-8")
+    note = re.search(r'<p class="muted" id="timer-note" hidden>(.*?)</p>', page)
+    assert note is not None
+    assert note.group(1) == ("Online rooms always run the clock, so a guest’s lost connection "
+                             "cannot stop the match.")

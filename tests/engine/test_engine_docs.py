@@ -42,6 +42,34 @@ def test_notation_examples_are_what_the_engine_reads_and_writes():
     assert {e["type"] for e in events[0]} == EVENT_TYPES
 
 
+def test_notation_examples_play_as_their_text_says():
+    """What notation.md says of its example positions is what the engine does with them."""
+    from ludo import Action, apply, legal_actions
+
+    first = {}
+    for data in _json_blocks(DOCS / "notation.md"):
+        if isinstance(data, dict) and data.get("format") == "courtyard-ludo/position":
+            first.setdefault(data["rules"], position_from_json(data))
+
+    def legal(rules: str) -> list[dict]:
+        return [a.to_json() for a in legal_actions(first[rules])]
+
+    # Courtyard: token 0 (on 10) or token 3 (from the yard); 0 to 16 captures blue there
+    assert legal("courtyard") == [{"type": "move", "token": 0}, {"type": "move", "token": 3}]
+    _, events = apply(first["courtyard"], Action("move", token=0))
+    assert [e["type"] for e in events] == ["moved", "captured", "extra_roll"]
+    assert events[1]["victims"] == [["blue", 0]] and events[2]["reason"] == "six+capture"
+    # Royal: a carrier's second crown: send the rider back, climb on top, or move
+    assert legal("royal") == [{"type": "send_back", "token": 0}, {"type": "reverse", "token": 0},
+                              {"type": "move", "token": 0}]
+    # Gilgiti: the 4 left, with yellow's tokens 8 or 9 beside the star, or 11 home
+    assert legal("gilgiti") == [{"type": "move", "token": 8, "value": 4},
+                                {"type": "move", "token": 9, "value": 4},
+                                {"type": "move", "token": 11, "value": 4}]
+    home, _ = apply(first["gilgiti"], Action("move", token=11, value=4))
+    assert position_to_json(home)["tokens"]["yellow"][3] == "home"
+
+
 def _test_names() -> set[str]:
     names = set()
     for path in (ROOT / "tests").rglob("test_*.py"):
@@ -52,8 +80,10 @@ def _test_names() -> set[str]:
 
 
 @pytest.mark.parametrize("doc", ["rules/courtyard.md", "rules/classic.md", "notation.md",
-                                 "architecture.md"])
+                                 "architecture.md", "ui.md", "offline.md", "online.md",
+                                 "../README.md"])
 def test_tests_named_in_the_docs_exist(doc):
+    """A test a document names by its whole name exists (a name cut short is no name)."""
     text = (DOCS / doc).read_text(encoding="utf-8")
     named = {n for n in re.findall(r"\btest_[a-z0-9_]+", text)
              if not n.startswith("test_engine_")}  # test_engine_* are module names
