@@ -36,6 +36,10 @@ STAR_OFFSET = 8  # the star square of each quarter
 ENTRANCE_OFFSET = TRACK_LENGTH - 2  # last track square before the lane (50 for red)
 
 
+COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
+"""Each colour's index in clockwise order (red 0 .. blue 3): a dict, for the rules' hot paths."""
+
+
 def colour_index(colour: str) -> int:
     """Index of ``colour`` in clockwise order (red 0 .. blue 3)."""
     return COLOURS.index(colour)
