@@ -108,12 +108,12 @@ class Screen:
         """The board with the clickable pieces marked; without a game, the empty board of
         ``idle_rules`` (the rule set chosen on Home)."""
         if table is None:
-            rules = board(idle_rules or setup.default_rules())
-            if rules != self.board_of or self.turned is not None:
-                self._write("board-layer", view.board_svg(rules))
-                self.board_of, self.turned = rules, None
+            idle_board = board(idle_rules or setup.default_rules())
+            if idle_board != self.board_of or self.turned is not None:
+                self._write("board-layer", view.board_svg(idle_board))
+                self.board_of, self.turned = idle_board, None
                 # (a game on this board, as drawn, finds its seats' corners here)
-                self.corners = view.seat_corners(rules, None)
+                self.corners = view.seat_corners(idle_board, None)
             self._write("overlay-layer", "")
             self._write("tokens-layer", "")
             self.layout, self.places = {}, {}
