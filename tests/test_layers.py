@@ -1,5 +1,5 @@
 """The layers import downwards only: py/net knows the engine but never the app, and the app's
-pure modules never reach its browser code.
+pure modules never reach its browser code, which puts their markup into the page but builds none.
 
 py/ludo (the engine, at the bottom) is held by tests/engine/test_engine_purity.py; the browser
 imports (js, pyodide, pyscript) by tests/app/test_app_pure.py. What is left is checked here,
@@ -10,6 +10,7 @@ import_module("...") with a literal name.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -63,3 +64,22 @@ def test_the_apps_pure_modules_never_import_its_browser_code(path: Path) -> None
     bad = [(line, name) for line, name in imported(path)
            if name == "app.browser" or name.startswith("app.browser.")]
     assert not bad, f"{path.relative_to(PY)} imports the browser side: {bad}"
+
+
+BROWSER_FILES = sorted((PY / "app" / "browser").glob("*.py"))
+TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9-]*(\s|>|/>)")
+
+
+@pytest.mark.parametrize("path", BROWSER_FILES, ids=[p.name for p in BROWSER_FILES])
+def test_the_browser_code_builds_no_markup(path: Path) -> None:
+    # the markup comes from the pure modules (view, panel, setup, roomview) or the page
+    # itself; the browser code only puts it in place and sets text and attributes
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    tags = [(node.lineno, node.value[:60]) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docstrings and TAG.search(node.value)]
+    assert not tags, f"{path.name} writes markup: {tags}"
