@@ -2,7 +2,7 @@
 real `redis-server`: a game across three instances that goes on through one instance being
 killed outright and through Redis restarting (and forgetting everything); and the command line.
 
-The game is played by the game protocol's own rooms (`net.room.HostRoom` and two `GuestRoom`s,
+The game is played by the game protocol's own rooms (`app.room.HostRoom` and two `GuestRoom`s,
 as in tests/net) over real WebSockets, with every game message relayed by the helpers instead
 of travelling over a WebRTC data channel: each message of the match crosses Redis, so a killed
 instance or a restarting Redis touches the game itself, which is harder than in the product,
@@ -32,10 +32,10 @@ import aiohttp
 import pytest
 from test_signal_redis import bounded, require
 
+from app.room import GuestRoom, HostRoom, new_secret
 from app.table import Table
 from ludo import Action, IllegalAction, legal_actions
 from net.record import verify_record_json
-from net.room import GuestRoom, HostRoom, new_secret
 from server.app import default_root
 from server.testing import HelperProcess, RedisServer
 

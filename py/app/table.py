@@ -55,7 +55,6 @@ TABLE = "table"
 """The actor of actions that come from the table itself: clock timeouts."""
 
 COMPUTER_LEVELS = ("easy", "medium", "hard")
-AGENT_KINDS = ("human", *COMPUTER_LEVELS, "remote")
 TURN_SECONDS = 30.0
 
 

@@ -27,7 +27,6 @@ SIZE = 15 * CELL
 
 FILL = {"red": "#c62828", "green": "#2e7d32", "yellow": "#f9a825", "blue": "#1565c0"}
 """Token and square colours; each passes WCAG AA against its letter colour."""
-TINT = {"red": "#f6d5d5", "green": "#d4ead5", "yellow": "#fdefc8", "blue": "#d3e3f7"}
 INK = {"red": "#ffffff", "green": "#ffffff", "yellow": "#1a1a1a", "blue": "#ffffff"}
 LETTER = {"red": "R", "green": "G", "yellow": "Y", "blue": "B"}
 """Colour is never the only cue: each token also carries its colour's letter."""

@@ -36,6 +36,10 @@ STAR_OFFSET = 8  # the star square of each quarter
 ENTRANCE_OFFSET = TRACK_LENGTH - 2  # last track square before the lane (50 for red)
 
 
+COLOUR_INDEX: dict[str, int] = {colour: i for i, colour in enumerate(COLOURS)}
+"""Each colour's index in clockwise order (red 0 .. blue 3): a dict, for the rules' hot paths."""
+
+
 def colour_index(colour: str) -> int:
     """Index of ``colour`` in clockwise order (red 0 .. blue 3)."""
     return COLOURS.index(colour)
@@ -145,29 +149,3 @@ YARD_SPOTS: dict[str, tuple[tuple[float, float], ...]] = {
 
 YARD_BOXES: dict[str, tuple[float, float]] = {colour: _yard_box(colour) for colour in COLOURS}
 """Top-left corner of each colour's 6x6 yard (cell units)."""
-
-
-def cell_centre(cell: tuple[int, int]) -> tuple[float, float]:
-    """Centre point of a grid cell."""
-    return cell[0] + 0.5, cell[1] + 0.5
-
-
-def token_point(colour: str, token: int, position: int) -> tuple[float, float]:
-    """Where a token of ``colour`` at ``position`` is drawn (cell units)."""
-    if position == YARD:
-        return YARD_SPOTS[colour][token]
-    if position == HOME:
-        return CENTRE
-    if position >= LANE_FIRST:
-        return cell_centre(LANE_CELLS[colour][position - LANE_FIRST])
-    return cell_centre(TRACK_CELLS[position])
-
-
-def rotate_point_for_view(point: tuple[float, float],
-                          colour_at_bottom_left: str) -> tuple[float, float]:
-    """Rotate a board point so that ``colour_at_bottom_left`` sits bottom left.
-
-    The view uses this online, where each player sees their own colour at the
-    bottom left; pass-and-play keeps red there.
-    """
-    return _rotate_point(point, -colour_index(colour_at_bottom_left))

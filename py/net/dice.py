@@ -467,7 +467,7 @@ class DiceLedger:
 
         DiceError names the first event that does not verify. ``check`` is called with the
         ledger as it stands before each commitment (DiceError to refuse it): a reader's own
-        rules for when a chain may be committed (a guest's, :func:`net.room.successor_refusal`)."""
+        rules for when a chain may be committed (a guest's, :func:`app.room.successor_refusal`)."""
         if not isinstance(data, dict):
             raise DiceError("dice record: a JSON object")
         expected = {"scheme", "room", "participants", "minContributors", "events"}

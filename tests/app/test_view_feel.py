@@ -37,6 +37,20 @@ def test_each_seat_sits_at_the_corner_of_its_yard_and_turns_with_the_board() -> 
     assert turned["yellow"] == "bl" and len(set(turned.values())) == 4
 
 
+def test_rule01_online_each_colour_is_drawn_at_bottom_left() -> None:
+    # the view turns the board (by Board.turns) so the viewer's colour sits where red sits on
+    # the fixed board: its start square where red's is, its yard at the bottom left
+    board = scene(new_game("courtyard", COLOURS, 1)).board
+    cells = {c.id: c for c in board.cells}
+    fixed = view.View(board)
+    red_start = fixed.xy(cells["0"].x, cells["0"].y)
+    for colour, start in zip(COLOURS, ("0", "13", "26", "39"), strict=True):
+        turned = view.View(board, colour)
+        assert turned.xy(cells[start].x, cells[start].y) == red_start, colour
+        assert view.seat_corners(board, colour)[colour] == "bl"
+    assert view.View(board, "red").xy(1.0, 2.0) == fixed.xy(1.0, 2.0)  # pass-and-play's board
+
+
 @pytest.mark.parametrize("width", [300, 340, 352, 375, 420, 600, 900])
 def test_a_movable_piece_gets_a_hit_square_of_at_least_44_css_pixels(width) -> None:
     half = view.hit_half(width)

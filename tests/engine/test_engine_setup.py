@@ -111,23 +111,11 @@ def test_rule01_same_colours_and_order_for_everyone():
     assert js(state)["seats"] == ["red", "green", "blue"]
 
 
-def test_rule01_online_each_colour_is_drawn_at_bottom_left():
-    # The view rotates the board so the viewer's colour sits where red sits on the fixed board.
-    red_start = g.cell_centre(g.TRACK_CELLS[START["red"]])
-    red_yard_centre = (g.YARD_BOXES["red"][0] + 3, g.YARD_BOXES["red"][1] + 3)
-    for colour in COLOURS:
-        start = g.cell_centre(g.TRACK_CELLS[START[colour]])
-        assert g.rotate_point_for_view(start, colour) == red_start
-        box = g.YARD_BOXES[colour]
-        assert g.rotate_point_for_view((box[0] + 3, box[1] + 3), colour) == red_yard_centre
-
-
 def test_rule01_fixed_board_has_red_at_bottom_left():
     # pass-and-play keeps this board: red's yard is the bottom-left 6x6 corner
     assert g.YARD_BOXES == {"red": (0.0, 9.0), "green": (0.0, 0.0),
                             "yellow": (9.0, 0.0), "blue": (9.0, 9.0)}
     for colour in COLOURS:
-        assert g.rotate_point_for_view((1.0, 2.0), "red") == (1.0, 2.0)
         x, y = g.YARD_BOXES[colour]
         assert all(x <= px <= x + 6 and y <= py <= y + 6 for px, py in g.YARD_SPOTS[colour])
 
@@ -274,13 +262,6 @@ def test_stars_mark_safe_squares_not_the_ends_of_home_lanes():
         assert 0 <= star < 52 and g.is_safe(star)
         assert g.TRACK_CELLS[star] not in lane_cells
         assert star not in g.ENTRANCE_SQUARES
-
-
-def test_geometry_token_points():
-    assert g.token_point("red", 2, g.YARD) == g.YARD_SPOTS["red"][2]
-    assert g.token_point("red", 0, g.HOME) == g.CENTRE
-    assert g.token_point("blue", 0, g.LANE_FIRST) == g.cell_centre(g.LANE_CELLS["blue"][0])
-    assert g.token_point("green", 0, 5) == g.cell_centre(g.TRACK_CELLS[5])
 
 
 def _unxorshift(y: int, k: int) -> int:

@@ -12,5 +12,5 @@ import pytest
 def seeded_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     rnd = random.Random(2026)
     monkeypatch.setattr("net.dice.secrets.token_bytes", lambda n: rnd.randbytes(n))
-    monkeypatch.setattr("net.room.secrets.token_urlsafe",
+    monkeypatch.setattr("app.room.secrets.token_urlsafe",
                         lambda n: rnd.randbytes(n).hex()[:22])

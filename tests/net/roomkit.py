@@ -6,8 +6,8 @@ import random
 from collections import deque
 from typing import Any
 
+from app.room import GuestRoom, HostRoom, new_secret
 from ludo import Action, legal_actions
-from net.room import GuestRoom, HostRoom, new_secret
 
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 T0 = 1_700_000_000_000.0

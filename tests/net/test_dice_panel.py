@@ -25,7 +25,7 @@ def test_a_name_with_markup_is_escaped_inside_its_isolation():
 def test_the_hosts_early_timeouts_seen_here_are_said_and_kept_across_a_reload():
     import json
 
-    from net.room import GuestRoom
+    from app.room import GuestRoom
 
     throw = Throw(3, "red", 6, (1, 2, 3, 4, 5, 6), ())
     html = dice_panel_html([throw], ("red", "green"), {"green": "\u05d3\u05e0\u05d4"},

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from roomkit import Net, started_match
 
+from app.room import HostRoom
 from net import protocol
 from net.protocol import NAME_LENGTH, clean_name, graphemes
 from net.protocol import _printable as clean_name_printable
-from net.room import HostRoom
 
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"  # 7 code points, 1 grapheme
 

@@ -10,13 +10,7 @@ import random
 import pytest
 from roomkit import ROOM, STEP_MS, Net, snapshot_guest, snapshot_host, started_match
 
-from app.table import COMPUTER_LEVELS, TABLE
-from ludo import RULESETS, Action, IllegalAction, chance_outcomes, legal_actions
-from ludo.cli import main as cli_main
-from net import protocol
-from net.dice import SecretChain, draw
-from net.record import SEED_RANGE, verify_record_json
-from net.room import (
+from app.room import (
     GUEST_SYNC_GAP_MS,
     HOST,
     NOTICE_GAP_MS,
@@ -24,6 +18,12 @@ from net.room import (
     GuestRoom,
     HostRoom,
 )
+from app.table import COMPUTER_LEVELS, TABLE
+from ludo import RULESETS, Action, IllegalAction, chance_outcomes, legal_actions
+from ludo.cli import main as cli_main
+from net import protocol
+from net.dice import SecretChain, draw
+from net.record import SEED_RANGE, verify_record_json
 
 
 def _same_everywhere(net: Net) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from roomkit import ROOM, Net, started_match
 
+from app.room import GuestRoom, HostRoom, new_secret
 from ludo import Action, IllegalAction, distinct_moves, legal_actions
 from net.dice import DiceError
-from net.room import GuestRoom, HostRoom, new_secret
 
 
 def _to_a_choice(net: Net, rnd: random.Random, several: bool) -> tuple[str, GuestRoom]:
@@ -147,7 +147,7 @@ def _host_json(net: Net) -> dict[str, Any]:
 
 @pytest.mark.parametrize("bad", ["bad id!", 5, {"a": 1}, None, "x" * 21, ROOM + "A"])
 def test_a_saved_room_whose_id_is_not_its_room_id_is_damaged(bad: Any) -> None:
-    from net.room import saved_room_refusal  # (the page's check, in Online's resume)
+    from app.room import saved_room_refusal  # (the page's check, in Online's resume)
 
     net = started_match(steps=2, seed=3)
     for data, restore in ((_guest_json(), lambda d, k: GuestRoom.restore(d, print, k)),

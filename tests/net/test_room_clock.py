@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from roomkit import Net, started_match, to_green_roll
 
+from app.room import NOTICE_GAP_MS, STALL_MS, GuestRoom, HostRoom
 from ludo import Action
-from net.room import NOTICE_GAP_MS, STALL_MS, GuestRoom, HostRoom
 
 
 def _clocked_match() -> tuple[Net, HostRoom, GuestRoom]:

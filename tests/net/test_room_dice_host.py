@@ -11,11 +11,11 @@ from typing import Any
 
 from roomkit import Net, started_match
 
+from app.room import GUEST_SYNC_GAP_MS, HOST, SYNC_INTERVAL_MS, GuestRoom, HostRoom
 from ludo import Action
 from net import protocol
 from net.dice import DiceLedger, RevealCollector, SecretChain
 from net.record import SEED_RANGE, LedgerDice
-from net.room import GUEST_SYNC_GAP_MS, HOST, SYNC_INTERVAL_MS, GuestRoom, HostRoom
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from roomkit import Net, started_match
 
+from app.room import GuestRoom, HostRoom
 from ludo import LudoError
 from net import protocol
 from net.dice import DiceError
 from net.record import verify_record_json
-from net.room import GuestRoom, HostRoom
 
 ODD = [None, 1, -1, "x", [], {}, True, 1e300, "A" * 30, [1, 2], float("inf"), 10 ** 400,
        [[]], [{}], {"a": 1}, [1], ["host", "host"], [None], "", "\U0001F468\u200d" * 30]

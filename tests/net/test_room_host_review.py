@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from roomkit import Net, started_match, to_green_roll
 
+from app.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom, HostRoom
 from app.table import Table
 from ludo import Action
 from ludo.notation import record_to_json
 from net import protocol
 from net.dice import MAX_CHAINS, DiceError, DiceLedger, SecretChain
 from net.record import verify_record_json
-from net.room import GUEST_SYNC_GAP_MS, HOST, GuestRoom, HostRoom
 
 
 def _from_host(net: Net, peer: str, kind: str, **fields: Any) -> bool:

@@ -11,10 +11,8 @@ from typing import Any
 
 from roomkit import Net, snapshot_guest, snapshot_host, started_match
 
-from ludo import Action, is_chance
-from net import protocol, room
-from net.dice import RENEW_MARGIN, SecretChain
-from net.room import (
+from app import room
+from app.room import (
     GUEST_SYNC_GAP_MS,
     MESSAGE_BURST,
     MESSAGE_RATE,
@@ -24,6 +22,9 @@ from net.room import (
     HostRoom,
     new_secret,
 )
+from ludo import Action, is_chance
+from net import protocol
+from net.dice import RENEW_MARGIN, SecretChain
 
 _match = started_match
 

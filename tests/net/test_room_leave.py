@@ -14,9 +14,9 @@ import random
 import pytest
 from roomkit import STEP_MS, Net
 
+from app.room import GuestRoom
 from app.roomview import away_words, ended_by_leaving, host_away_text
 from ludo import Action
-from net.room import GuestRoom
 
 SEATS = ("red", "green", "yellow", "blue")
 

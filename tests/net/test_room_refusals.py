@@ -11,8 +11,9 @@ from typing import Any
 
 from roomkit import Net, started_match
 
+from app import room
 from ludo import Action
-from net import protocol, room
+from net import protocol
 
 
 def _refuse(net: Net, peer: str, code: str, words: str) -> str | None:

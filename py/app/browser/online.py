@@ -2,10 +2,10 @@
 
 :class:`OnlineController` is the app's controller with online play added (py/main.py makes
 one): a setup with seats marked "Online" creates a room; a link with ``#room=<id>`` joins one.
-While a room is open the table is the room's (the host's :class:`~net.room.HostRoom` table, or
+While a room is open the table is the room's (the host's :class:`~app.room.HostRoom` table, or
 a guest's follower table), actions go through the room (the host applies them after the dice
 are revealed; a guest sends them to the host), and what arrives from the network is drawn like
-a local action. Everything the rooms decide is pure Python in :mod:`net.room`; this module only
+a local action. Everything the rooms decide is pure Python in :mod:`app.room`; this module only
 wires it to the page, the storage and the transport (:mod:`app.browser.rtc`).
 
 Storage: ``courtyard-ludo/online`` names the room this device is in and its role; the room's
@@ -392,7 +392,7 @@ class OnlineController(Controller):
     # -- opening rooms ---------------------------------------------------------------------
 
     def resume(self, session: dict[str, Any]) -> None:
-        from net.room import saved_room_refusal
+        from ..room import saved_room_refusal
 
         room, role = session.get("room"), session.get("role")
         if not isinstance(room, str) or role not in ("host", "guest"):
@@ -420,7 +420,7 @@ class OnlineController(Controller):
                   fingerprint: str | None = None) -> None:
         """Open a room: a host's from its saved state (its key from storage), or a guest's,
         whose host must prove the key with ``fingerprint`` (from the link or storage)."""
-        from net.room import GuestRoom, HostRoom, new_secret
+        from ..room import GuestRoom, HostRoom, new_secret
 
         if self.online is not None and self.online.id == room_id:
             return
@@ -467,8 +467,9 @@ class OnlineController(Controller):
 
     def create_room(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                     players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
-        from net.room import HostRoom
         from net.signalling import new_room_id
+
+        from ..room import HostRoom
 
         if not bool(window.navigator.onLine):
             el("setup-error").textContent = OFFLINE
@@ -789,7 +790,7 @@ class OnlineController(Controller):
         o = self.online
         if o is None or o.role != "host":
             return
-        from net.room import Refused
+        from ..room import Refused
 
         try:
             o.room.start(now_ms())

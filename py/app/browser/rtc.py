@@ -2,7 +2,7 @@
 
 Host-authoritative star: every guest opens one ``RTCPeerConnection`` to the host, which answers
 each. The signalling helper (server/signal.py) only passes the offers, answers and ICE
-candidates; game messages travel over the data channels, which the rooms (net/room.py) fill.
+candidates; game messages travel over the data channels, which the rooms (app/room.py) fill.
 
 - :class:`Signal` keeps one WebSocket to the helper: joins the room, pings it while we stay, and
   joins again after the helper closed it (idle room, restart, lost network), with a growing pause.

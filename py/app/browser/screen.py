@@ -40,7 +40,7 @@ class Screen:
         self.drawn: dict[str, str] = {}  # markup last written, by element id
         self.board_of: Any = None  # the Board last drawn
         self.bottom_left: str | None = None  # online: the player's own colour (seed rule 1)
-        self.turned: str | None = None  # the bottom_left the board layer was drawn with
+        self.board_bottom_left: str | None = None  # the bottom_left the board layer was drawn with
         self.hit = view.CELL / 2
         # the board's width on screen (CSS px), kept by a ResizeObserver: reading it while
         # drawing would force the browser to lay the whole page out in the middle of a task
@@ -108,34 +108,34 @@ class Screen:
         """The board with the clickable pieces marked; without a game, the empty board of
         ``idle_rules`` (the rule set chosen on Home)."""
         if table is None:
-            rules = board(idle_rules or setup.default_rules())
-            if rules != self.board_of or self.turned is not None:
-                self._write("board-layer", view.board_svg(rules))
-                self.board_of, self.turned = rules, None
+            idle_board = board(idle_rules or setup.default_rules())
+            if idle_board != self.board_of or self.board_bottom_left is not None:
+                self._write("board-layer", view.board_svg(idle_board))
+                self.board_of, self.board_bottom_left = idle_board, None
                 # (a game on this board, as drawn, finds its seats' corners here)
-                self.corners = view.seat_corners(rules, None)
+                self.corners = view.seat_corners(idle_board, None)
             self._write("overlay-layer", "")
             self._write("tokens-layer", "")
             self.layout, self.places = {}, {}
             return
         scene = table.scene()
-        turn = self.bottom_left
-        if scene.board != self.board_of or turn != self.turned:
-            self._write("board-layer", view.board_svg(scene.board, turn))
-            self.board_of, self.turned = scene.board, turn
-            self.corners = view.seat_corners(scene.board, turn)
+        bottom_left = self.bottom_left
+        if scene.board != self.board_of or bottom_left != self.board_bottom_left:
+            self._write("board-layer", view.board_svg(scene.board, bottom_left))
+            self.board_of, self.board_bottom_left = scene.board, bottom_left
+            self.corners = view.seat_corners(scene.board, bottom_left)
         self.hit = view.hit_half(self.board_px)
-        self._write("overlay-layer", view.overlay_svg(scene, self.last, turn))
+        self._write("overlay-layer", view.overlay_svg(scene, self.last, bottom_left))
         focused = document.activeElement
         piece = None if is_none(focused) or is_none(focused.closest("#tokens-layer")) \
             else focused.dataset.piece
         wrote = self._write("tokens-layer", view.pieces_svg(
-            scene, [c for c in options if c.pieces], marked, turn, hit=self.hit))
+            scene, [c for c in options if c.pieces], marked, bottom_left, hit=self.hit))
         if wrote and piece is not None:  # a redraw (a resize, a zoom) keeps the focused piece
             again = document.querySelector(f'#tokens-layer .token.movable[data-piece="{piece}"]')
             if not is_none(again):
                 again.focus(js({"preventScroll": True}))
-        layout = view.piece_layout(scene, turn)
+        layout = view.piece_layout(scene, bottom_left)
         places = {p.id: s.place for s in scene.stacks for p in s.pieces}
         if wrote and self.layout and self.motion:
             self._animate(scene, layout, places)

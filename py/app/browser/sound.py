@@ -37,8 +37,7 @@ class Sound:
             # a toggle keeps one name ("Sound") and says its state by aria-pressed; the word
             # on/off is for the eye only (a screen reader would hear "Sound off, pressed")
             button.setAttribute("aria-pressed", "true" if self.on else "false")
-            button.innerHTML = ('Sound<span aria-hidden="true"> '
-                                f'{"on" if self.on else "off"}</span>')
+            button.querySelector(".sound-state").textContent = " on" if self.on else " off"
 
         def toggle(event: Any) -> None:
             self.on = not self.on

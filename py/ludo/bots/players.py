@@ -177,8 +177,9 @@ def _reply_roll(after: Any, them: str, me: str, bot: BotFeatures, clock: _Clock,
             continue
         chosen = _greedy_play(rolled, bot)
         if whole_turn:
-            # the turn's other values (Gilgiti): played greedily to the turn's end
-            while chosen.phase == "move" and chosen.turn == them:
+            # the turn's other values (Gilgiti): played greedily to the turn's end, while the
+            # same seat has a decision (any phase but the generic "roll" and "over")
+            while chosen.phase not in ("roll", "over") and chosen.turn == them:
                 chosen = _greedy_play(chosen, bot)
         if chosen.phase == "over":
             total += chance * _over_value(chosen, me)

@@ -53,7 +53,10 @@ class Position(Protocol):
 
     ``phase`` is ``"roll"`` at a chance node, ``"over"`` once the game has
     ended, and any other name (``"move"``, ``"play"``, ...) at a decision of
-    the seat in ``turn``. Only the engine's entry points read these fields.
+    the seat in ``turn``. These four fields are what code outside a rule set reads of a
+    position (the engine's entry points, the bots, the command line, whose ``legal`` also
+    shows the dice fields a rule set has); the app reads none: it asks the engine
+    (tests/app/test_app_neutral.py).
     """
 
     @property

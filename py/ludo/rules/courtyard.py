@@ -23,6 +23,7 @@ from .. import rng
 from ..actions import Action, parse_action
 from ..errors import IllegalAction, NotationError, quote
 from ..geometry import (
+    COLOUR_INDEX,
     COLOURS,
     ENTRANCE_SQUARES,
     HOME,
@@ -51,7 +52,6 @@ from .cross import progress
 TOKENS_PER_SEAT = 4
 MAX_TIMEOUTS = 5  # the fifth timeout eliminates the seat
 SIXES_LIMIT = 3  # the third consecutive six is discarded
-COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 

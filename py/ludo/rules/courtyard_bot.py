@@ -14,7 +14,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..actions import Action
-from ..geometry import COLOURS, HOME, LANE_FIRST, SAFE_SQUARES, START_SQUARES, TRACK_LENGTH, YARD
+from ..geometry import (
+    COLOUR_INDEX,
+    COLOURS,
+    HOME,
+    LANE_FIRST,
+    SAFE_SQUARES,
+    START_SQUARES,
+    TRACK_LENGTH,
+    YARD,
+)
 from .base import Event
 from .courtyard import DESTINATION, progress
 
@@ -48,7 +57,6 @@ HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=3.0, danger=0.8, locked=12.0,
 HARD_BY_RULES: dict[str, Weights] = {"classic": HARD._replace(attack=0.0)}
 """Hard's weights where a rule set differs from :data:`HARD` (chosen by tournament)."""
 
-_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 _NOT_SAFE = tuple(sq not in SAFE_SQUARES for sq in range(TRACK_LENGTH))
 # _PROGRESS[ci][pos + 1]: steps travelled, for pos in YARD..HOME
 _PROGRESS = tuple(tuple(progress(c, p) for p in range(YARD, HOME + 1)) for c in COLOURS)
@@ -169,7 +177,7 @@ def evaluate(state: Any, colour: str, w: Weights = HARD, capture_to_unlock: bool
     if state.phase == "over":
         return WIN if state.winner == colour else -WIN
     threats = _threats(state, w.chains, entry if w.chains else frozenset())
-    me = _COLOUR_INDEX[colour]
+    me = COLOUR_INDEX[colour]
     mine = _player_value(state, me, threats, w, capture_to_unlock)
     if not (w.opponents or w.leader):
         return mine
@@ -218,7 +226,7 @@ def move_score(state: Any, token: int, after: Any, events: list[Event],
     me = state.turn
     if after.phase == "over":
         return WIN if after.winner == me else -WIN
-    ci = _COLOUR_INDEX[me]
+    ci = COLOUR_INDEX[me]
     origin = state.tokens[ci][token]
     dest = after.tokens[ci][token]
     prog = _PROGRESS[ci]
@@ -232,7 +240,7 @@ def move_score(state: Any, token: int, after: Any, events: list[Event],
         if e["type"] == "captured":
             captured = True
             for vc, vt in e["victims"]:
-                vi = _COLOUR_INDEX[vc]
+                vi = COLOUR_INDEX[vc]
                 score += w.capture + _PROGRESS[vi][state.tokens[vi][vt] + 1]
         elif e["type"] == "unlocked":
             score += w.unlock

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..actions import Action
 from ..geometry import (
+    COLOUR_INDEX,
     COLOURS,
     HOME,
     LANE_FIRST,
@@ -49,10 +50,6 @@ LEAVE = Leave(
 )
 
 
-def _colour_index(colour: str) -> int:
-    return COLOURS.index(colour)
-
-
 def piece_label(colour: str, token: int, position: int) -> str:
     return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
 
@@ -78,7 +75,7 @@ def motion(colour: str, token: int, walk: list[int]) -> dict[str, list[str]]:
 def stacks(state: State) -> tuple[Stack, ...]:
     by_place: dict[str, list[Piece]] = {}
     for colour in COLOURS:
-        for token, position in enumerate(state.tokens[_colour_index(colour)]):
+        for token, position in enumerate(state.tokens[COLOUR_INDEX[colour]]):
             place = cross.place_id(colour, token, position)
             by_place.setdefault(place, []).append(
                 Piece(piece_id(colour, token), colour, token, piece_label(colour, token, position)))
@@ -88,7 +85,7 @@ def stacks(state: State) -> tuple[Stack, ...]:
 def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
     views = []
     for colour in state.seats:
-        ci = _colour_index(colour)
+        ci = COLOUR_INDEX[colour]
         out = state.out[ci]
         home = sum(1 for p in state.tokens[ci] if p == HOME)
         facts = [out if out else f"{home}/4 home"]

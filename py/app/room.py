@@ -33,8 +33,6 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from app.savegame import SaveError, Session, check_deadline, check_screen
-from app.table import COMPUTER_LEVELS, TABLE, Due, Table
 from ludo import (
     Action,
     IllegalAction,
@@ -47,9 +45,8 @@ from ludo import (
     to_act,
 )
 from ludo.notation import record_from_json, record_to_json
-
-from . import protocol
-from .dice import (
+from net import protocol
+from net.dice import (
     CHAIN_LENGTH,
     MAX_CHAINS,
     RENEW_MARGIN,
@@ -59,8 +56,8 @@ from .dice import (
     RevealCollector,
     SecretChain,
 )
-from .protocol import Counter, Message, ProtocolError, clean_name, clean_text
-from .record import (
+from net.protocol import Counter, Message, ProtocolError, clean_name, clean_text
+from net.record import (
     SEED_RANGE,
     LedgerDice,
     RollNeeded,
@@ -70,7 +67,10 @@ from .record import (
     seed_of,
     throw_of,
 )
-from .signalling import is_room_id
+from net.signalling import is_room_id
+
+from .savegame import SaveError, Session, check_deadline, check_screen
+from .table import COMPUTER_LEVELS, TABLE, Due, Table
 
 HOST = "host"
 """The host's participant id in the dice (it contributes for its local and computer seats)."""
