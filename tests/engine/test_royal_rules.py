@@ -232,6 +232,20 @@ def test_s08_every_crown_earns_another_throw_even_one_that_cannot_be_used():
     assert after.turn == "red" and after.phase == "roll" and after.crowns == 1
 
 
+def test_s08_the_extra_throw_is_always_taken_there_is_no_passing_it_up():
+    # "entitled to another throw", "He may throw again": the right is always used. After a
+    # crown, also one whose next throw might force a move to his disadvantage (a carrier must
+    # carry his rider on), the only action is the throw, and a try to end the turn is refused
+    state = load(men={"red": [5, 20, "balk", "balk"], "green": [5, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    after, events = play(state, Action("roll", value="crown"), move(0))
+    assert after.turn == "red" and after.phase == "roll"
+    assert legal_actions(after) == [Action("roll")]
+    for action in (Action("stay"), Action("move", token=1)):
+        with pytest.raises(IllegalAction):
+            apply(after, action)
+
+
 def test_s09_a_later_crown_starts_another_man_or_moves_one_out():
     state = load(men={"red": [5, "balk", "balk", "balk"]})
     after, _ = throw(state, "crown")
