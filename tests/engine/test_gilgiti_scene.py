@@ -294,3 +294,8 @@ def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
     assert GILGITI.describe(nothing, {}) == "Red has no move with 6, 6 or 3: the turn passes."
     back = {"type": "rolled_back", "seat": "red", "values": [3, 6], "played": 1}
     assert GILGITI.describe(back, {}).startswith("Red has no move left for the 6 and the 3, ")
+    # both 6s left after the 3 was played: neither can move, said once ("the 6 and the 6" read
+    # as a slip)
+    sixes = {"type": "rolled_back", "seat": "red", "values": [6, 6], "played": 1}
+    assert GILGITI.describe(sixes, {}) == ("Red has no move left for either 6, so the whole turn "
+                                           "goes back: everything played this turn is undone.")

@@ -367,8 +367,10 @@ def describe(event: Event, names: Names) -> str | None:
         # in the order rolled (6s first), not the ascending order the event lists them in
         values = sorted(event["values"], reverse=True)
         if event["played"]:
-            left = " and the ".join(str(v) for v in values)
-            return (f"{who} has no move left for the {left}, so the whole turn goes back: "
+            # two of one value left (only 6s repeat): "either 6", not "the 6 and the 6"
+            left = f"either {values[0]}" if len(values) == 2 and values[0] == values[1] else \
+                "the " + " and the ".join(str(v) for v in values)
+            return (f"{who} has no move left for {left}, so the whole turn goes back: "
                     "everything played this turn is undone.")
         if len(values) == 1:
             return f"{who} has no move with a {values[0]}: the turn passes."
