@@ -116,3 +116,18 @@ def test_the_rules_page_and_leaving_are_royal_s_own():
     assert "men" in R.leave.text and not R.leave.ends_match
     assert R.timer_default and R.min_players == 2 and R.max_players == 4
     assert R.seating(2) == ("red", "yellow") and R.seating(3)[0] == "red"
+
+
+def test_a_rider_moving_off_may_go_onto_his_home_crown_and_the_rules_say_so():
+    # the engine lets a rider move off onto his home crown, where his finished men stand (the
+    # home crown is not a space of two men): the rules page and the summary must not say
+    # "onto an empty space only", which a player would read as "not home while men are there"
+    state = load(men={"red": [45, "home", "home", 20], "green": [45, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])
+    after, _ = throw(state, "crown")
+    (off,) = [c for c in choices(after) if c.kind == "off"]
+    assert off.action == Action("move", token=0) and off.label == "moves off alone to the home crown"
+    doubles = dict(R.help.rules)["Doubles."]
+    assert "only onto an empty space or your home crown" in doubles
+    assert "onto an empty space or his home crown" in " ".join(R.scene(after).summary)
+

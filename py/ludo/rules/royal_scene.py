@@ -212,7 +212,8 @@ SUMMARY = (
     "crown.",
     "Land on a single opponent to ride on top: a double. The carrier must move it first.",
     "A double landing on an opponent sends it to balk. Never onto your own man or a double.",
-    "A rider moves off alone when its owner pleases: never forced, onto an empty space only.",
+    "A rider moves off alone when its owner pleases: never forced, onto an empty space or his "
+    "home crown only.",
     "Two crowns in a row for a carrier: send the rider to balk, climb on top, or play the crown "
     "as a move.",
     "Home column: safe; numbers move up, only a crown reaches the home crown.",
@@ -511,7 +512,8 @@ HELP = Help(
          "move whenever you can, to your advantage or not; with no move the throw is lost."),
         ("Doubles.", "Land on a single opponent and your man climbs on top: a double. Its owner "
          "now carries you: while the double can move, he must move it in preference to all his "
-         "other men. Your man may move off alone when you please, but only onto an empty space; "
+         "other men. Your man may move off alone when you please, but only onto an empty space or "
+         "your home crown; "
          "you are never forced to: when moving off is all a throw allows, you may stay on top "
          "and let the throw go. "
          "A double that lands on an opponent sends him back to his balk. Nobody plays onto his "
