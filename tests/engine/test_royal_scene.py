@@ -126,8 +126,24 @@ def test_a_rider_moving_off_may_go_onto_his_home_crown_and_the_rules_say_so():
                  doubles=[(("green", 0), ("red", 0))])
     after, _ = throw(state, "crown")
     (off,) = [c for c in choices(after) if c.kind == "off"]
-    assert off.action == Action("move", token=0) and off.label == "moves off alone to the home crown"
+    assert off.action == Action("move", token=0)
+    assert off.label == "moves off alone to the home crown"
     doubles = dict(R.help.rules)["Doubles."]
     assert "only onto an empty space or your home crown" in doubles
     assert "onto an empty space or his home crown" in " ".join(R.scene(after).summary)
+
+
+def test_the_home_column_rule_says_nobody_lands_on_you_not_that_nobody_else_lands_there():
+    # a green man left waiting in red's column plays down it once green's other men are home:
+    # he lands in red's column (on an empty space), but never on a red man there. So "nobody
+    # else lands there" was untrue; "nobody can land on you there" is the rule
+    state = load(turn="green", men={"green": ["red-lane-3", "home", "home", "home"],
+                                    "red": ["red-lane-1", 5, "balk", "balk"]})
+    down, _ = throw(state, 1)
+    assert legal_actions(down) == [Action("move", token=0)]
+    onto_red, events = throw(state, 2)
+    assert [e["type"] for e in events][-2:] == ["no_move", "turn"]
+    column = dict(R.help.rules)["Home colours."]
+    assert "nobody else lands there" not in column
+    assert "out of danger: nobody can land on you there" in column
 

@@ -523,8 +523,8 @@ HELP = Help(
          "ordinary move; played as a move, it keeps the double, and another crown straight "
          "after is again two in succession. If none of his other men could move, the rider "
          "must go to balk."),
-        ("Home colours.", "In your home column you are out of danger: nobody else lands there. "
-         "Numbers move you up it, but never past its last space; a feather is no use there; "
+        ("Home colours.", "In your home column you are out of danger: nobody can land on you "
+         "there. Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
          "space is your home crown takes you straight home."),
         ("Carried away.", "A rider carried past its own home column goes round the board again. "
