@@ -180,6 +180,16 @@ def test_rollback_and_team_sentences():
     moved = {"type": "moved", "seat": "red", "colour": "yellow", "token": 1, "value": 3,
              "from": 30, "to": 33}
     assert "Yellow's token 2" in describe("gilgiti", moved, {})
+    # a finished player bringing the partner's token out: onto the partner's entry star, named
+    # as the forced gate's sentence names it ("the entry star" read as the player's own)
+    entered = {"type": "entered", "seat": "red", "colour": "yellow", "token": 3, "value": 6,
+               "to": 26}
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    assert describe("gilgiti", entered, names) == (
+        "Ada (red) brought Yusuf (yellow)'s token 4 onto Yusuf (yellow)'s entry star with the 6.")
+    own = {"type": "entered", "seat": "red", "colour": "red", "token": 0, "value": 6, "to": 0}
+    assert describe("gilgiti", own, names) == (
+        "Ada (red) brought token 1 onto the entry star with the 6.")
 
 
 def test_the_rules_page_says_a_stack_is_every_token_of_your_side_on_the_square():

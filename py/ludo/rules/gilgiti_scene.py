@@ -337,7 +337,9 @@ def describe(event: Event, names: Names) -> str | None:
         return f"{who} plays {_values(values)}, in any order."
     if kind == "entered":
         token = _token(event["colour"], event["token"], event["seat"], names)
-        return f"{who} brought {token} onto the entry star with the 6."
+        star = "the" if event["colour"] == event["seat"] else \
+            f"{name_of(event['colour'], names)}'s"  # a finished player, for the partner
+        return f"{who} brought {token} onto {star} entry star with the 6."
     if kind == "moved":
         token = _token(event["colour"], event["token"], event["seat"], names)
         if event["to"] == HOME:
