@@ -299,6 +299,22 @@ def test_the_forced_sentence_says_whose_tokens_pushed_in():
         "(yellow)'s entry star beside the block.")
 
 
+def test_a_strike_with_the_partners_stack_says_whose_stack_it_was():
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    own = {"type": "struck", "seat": "red", "value": 3, "stack": [["red", 0], ["red", 1]],
+           "from": 10, "to": 13 + 1, "victims": [["green", 0], ["green", 1]]}
+    assert GILGITI.describe(own, names).startswith("Ada (red)'s stack of 2 struck with the 3 ")
+    # a team's mixed stack is the seat's own too
+    mixed = dict(own, stack=[["red", 0], ["red", 1], ["yellow", 2]],
+                 victims=[["green", 0], ["green", 1], ["blue", 0]])
+    assert GILGITI.describe(mixed, names).startswith("Ada (red)'s stack of 3 struck ")
+    # a finished player moving the partner's pair: the stack is Yusuf's, played by Ada
+    partners = dict(own, stack=[["yellow", 0], ["yellow", 1]], **{"from": 30, "to": 33})
+    assert GILGITI.describe(partners, names) == (
+        "Yusuf (yellow)'s stack of 2, played by Ada (red), struck with the 3 on square 34 (7 "
+        "past Yellow's start): Green token 1, Green token 2 back to the yard.")
+
+
 def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
     nothing = {"type": "rolled_back", "seat": "red", "values": [3, 6, 6], "played": 0}
     assert GILGITI.describe(nothing, {}) == "Red has no move with 6, 6 or 3: the turn passes."

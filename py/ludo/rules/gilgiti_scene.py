@@ -353,8 +353,12 @@ def describe(event: Event, names: Names) -> str | None:
         colour = event["stack"][0][0]
         victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
         where = cross.describe_position(colour, event["to"])
-        return (f"{who}'s stack of {len(event['stack'])} struck with the {event['value']} "
-                f"{where}: {victims} back to the yard.")
+        size = len(event["stack"])
+        if any(c == event["seat"] for c, _ in event["stack"]):
+            stack = f"{who}'s stack of {size}"
+        else:  # a finished player moving the partner's stack: it is the partner's
+            stack = f"{name_of(colour, names)}'s stack of {size}, played by {who},"
+        return f"{stack} struck with the {event['value']} {where}: {victims} back to the yard."
     if kind == "forced":
         if event["colour"] == event["seat"]:  # "two Ada (red) tokens" read oddly
             return (f"{who} forced the gate with two 6s: two tokens stand on the entry star "
