@@ -389,6 +389,8 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "rested":
         return f"{who} rests this turn."
     if kind == "timeout":
+        if event.get("six"):  # the timeout's die was a 6: it rolled, nothing was played
+            return f"{who} ran out of time; the game rolls for them (timeout {event['count']})."
         return f"{who} ran out of time; the turn is played for them (timeout {event['count']})."
     if kind == "quit":
         return f"{who} left the game: the match is over."
