@@ -663,6 +663,11 @@ def test_s22_a_rider_carried_into_another_home_colour_stays_there():
     state = load(phase="move", die=3, men={"red": [48, 20, "balk", "balk"],
                                            "green": [48, 30, "balk", "balk"]},
                  doubles=[(("red", 0), ("green", 0))])
+    # the move's words say before the click that the rider is left there (the seed's "he has
+    # to remain there"), not only that the double goes up the column
+    (carry,) = [c for c in choices(state) if c.action == move(0)]
+    assert carry.label == ("carries the double to space 1 of its own home column, leaving Green "
+                           "man 1 there")
     after, events = play(state, move(0))
     assert men(after, "red")[0] == "red-lane-1" and men(after, "green")[0] == "red-lane-1"
     assert doubles(after) == []

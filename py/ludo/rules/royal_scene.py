@@ -281,6 +281,8 @@ def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
                           if r[2] == ci and r[3] == play.token)
             pieces += (f"{COLOURS[rc]}-{rt}",)
             label = f"carries the double to {where}"
+            if play.dest >= _places().LANE_BASE:  # the rider gets off in the carrier's column
+                label += f", leaving {COLOURS[rc].capitalize()} man {rt + 1} there"
             if play.meets is not None:
                 label += f", sending {COLOURS[play.meets[0]].capitalize()} man " \
                          f"{play.meets[1] + 1} to balk"
