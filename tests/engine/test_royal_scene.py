@@ -147,3 +147,14 @@ def test_the_home_column_rule_says_nobody_lands_on_you_not_that_nobody_else_land
     assert "nobody else lands there" not in column
     assert "out of danger: nobody can land on you there" in column
 
+
+def test_a_seat_s_men_left_in_other_columns_are_counted():
+    # two men left waiting (they play down once the others are home, not waiting for each other)
+    one = load(men={"green": ["red-lane-2", 20, "home", "home"], "red": [5, 6, "balk", "balk"]})
+    two = load(men={"green": ["red-lane-2", "yellow-lane-1", "home", "home"],
+                    "red": [5, 6, "balk", "balk"]})
+    facts = {s.colour: s.facts for s in scene(one).seats}
+    assert "a man in another home column" in facts["green"]
+    facts = {s.colour: s.facts for s in scene(two).seats}
+    assert "2 men in other home columns" in facts["green"]
+

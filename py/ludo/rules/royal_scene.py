@@ -198,7 +198,8 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
         stranded = sum(1 for p in men if r.LANE_BASE <= p < r.HOME
                        and r.lane_of(p)[0] != ci)
         if stranded:
-            facts.append("a man in another home column")
+            facts.append("a man in another home column" if stranded == 1 else
+                         f"{stranded} men in other home columns")
         # finished: all four home (a winner by the others quitting is still playing)
         status = out or ("finished" if home == 4 else "playing")
         views.append(SeatView(colour, status, tuple(facts)))
