@@ -169,8 +169,10 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
     if lead and any(c.kind == "send_back" for c in options):
         # Royal's carrier: the buttons to send the rider back or climb on top come only
-        # with a second crown in succession, which "You threw a crown." did not say
-        lead = f"You {table.wording.past} a second crown in succession. "
+        # with two crowns in succession, which "You threw a crown." did not say ("a second
+        # crown" was untrue of a third: a crown played as a move keeps the double, so crowns 2
+        # and 3 are again two in succession)
+        lead = f"You {table.wording.past} two crowns in succession. "
     if waiting or table.auto() is not None:
         return f"{lead}The only move plays by itself."
     if any(c.pieces for c in options):

@@ -610,7 +610,8 @@ def test_a_winner_by_the_others_quitting_is_not_said_to_have_got_all_home(rules:
 def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() -> None:
     """The carrier's second crown in succession offers "Send ... back to balk" and "Climb on
     top of ..." buttons: the hint said only "You threw a crown.", never why a crown now
-    offers them (the seed's rule: two crowns in succession)."""
+    offers them (the seed's rule: two crowns in succession). It says "two crowns", not "a
+    second crown": after a second crown played as a move, a third one gives the choice again."""
     table = Table.new("royal", ("red", "green"), 4, 0.0, timer=False)
     for _ in range(3000):
         seat = table.seat_to_act
@@ -618,7 +619,7 @@ def test_two_crowns_in_succession_are_said_in_the_hint_beside_their_buttons() ->
         sc = table.scene()
         if any(c.kind == "send_back" for c in options):
             text = panel.prompt(table, sc, options)
-            assert text.startswith("You threw a second crown in succession.")
+            assert text.startswith("You threw two crowns in succession.")
             if any(c.pieces for c in options):
                 assert "Choose one of the buttons below, or a highlighted man" in text
             return

@@ -35,6 +35,7 @@ from ludo import (
     IllegalAction,
     NotationError,
     apply,
+    describe,
     distinct_moves,
     legal_actions,
     new_game,
@@ -704,8 +705,12 @@ def test_clock_a_timeout_before_the_roll_rolls_one_die_then_plays_it():
         after, events = apply(state, timeout)
         assert kinds(events)[0] == "timeout" and [e["value"] for e in of(events, "rolled")] == [
             timeout.value]
+        said = describe("gilgiti", events[0], {})
         if timeout.value == 6:  # rolls again, on a clock of its own
             sixes += 1
+            # the game only rolled: the sentence says so, not that the turn was played
+            assert said == f"{seat.capitalize()} ran out of time; the game rolls for them " \
+                "(timeout 1)."
             assert after.turn == seat and after.phase == "roll" and after.rolled == (6,)
             again, events = apply(after, resolve(after, Action("timeout")))
             ci = COLOURS.index(seat)
@@ -713,7 +718,14 @@ def test_clock_a_timeout_before_the_roll_rolls_one_die_then_plays_it():
             assert again.timeouts[ci] == after.timeouts[ci] + 1
         else:
             assert after.turn != seat or after.phase == "over"
+            assert said.endswith("ran out of time; the turn is played for them (timeout 1).")
     assert sixes > 0
+    # a third 6 thrown by the clock cancels the turn: nothing was played for the seat either
+    state = gload(phase="roll", rolled=[6, 6])
+    _, events = apply(state, Action("timeout", value=6))
+    assert "three_sixes" in kinds(events)
+    assert describe("gilgiti", events[0], {}) == ("Red ran out of time; the game rolls for them "
+                                                  "(timeout 1).")
 
 
 def test_clock_a_timeout_after_the_roll_plays_the_values_left():

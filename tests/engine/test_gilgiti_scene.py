@@ -180,6 +180,16 @@ def test_rollback_and_team_sentences():
     moved = {"type": "moved", "seat": "red", "colour": "yellow", "token": 1, "value": 3,
              "from": 30, "to": 33}
     assert "Yellow's token 2" in describe("gilgiti", moved, {})
+    # a finished player bringing the partner's token out: onto the partner's entry star, named
+    # as the forced gate's sentence names it ("the entry star" read as the player's own)
+    entered = {"type": "entered", "seat": "red", "colour": "yellow", "token": 3, "value": 6,
+               "to": 26}
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    assert describe("gilgiti", entered, names) == (
+        "Ada (red) brought Yusuf (yellow)'s token 4 onto Yusuf (yellow)'s entry star with the 6.")
+    own = {"type": "entered", "seat": "red", "colour": "red", "token": 0, "value": 6, "to": 0}
+    assert describe("gilgiti", own, names) == (
+        "Ada (red) brought token 1 onto the entry star with the 6.")
 
 
 def test_the_rules_page_says_a_stack_is_every_token_of_your_side_on_the_square():
@@ -289,8 +299,29 @@ def test_the_forced_sentence_says_whose_tokens_pushed_in():
         "(yellow)'s entry star beside the block.")
 
 
+def test_a_strike_with_the_partners_stack_says_whose_stack_it_was():
+    names = {"red": "Ada", "yellow": "Yusuf"}
+    own = {"type": "struck", "seat": "red", "value": 3, "stack": [["red", 0], ["red", 1]],
+           "from": 10, "to": 13 + 1, "victims": [["green", 0], ["green", 1]]}
+    assert GILGITI.describe(own, names).startswith("Ada (red)'s stack of 2 struck with the 3 ")
+    # a team's mixed stack is the seat's own too
+    mixed = dict(own, stack=[["red", 0], ["red", 1], ["yellow", 2]],
+                 victims=[["green", 0], ["green", 1], ["blue", 0]])
+    assert GILGITI.describe(mixed, names).startswith("Ada (red)'s stack of 3 struck ")
+    # a finished player moving the partner's pair: the stack is Yusuf's, played by Ada
+    partners = dict(own, stack=[["yellow", 0], ["yellow", 1]], **{"from": 30, "to": 33})
+    assert GILGITI.describe(partners, names) == (
+        "Yusuf (yellow)'s stack of 2, played by Ada (red), struck with the 3 on square 34 (7 "
+        "past Yellow's start): Green token 1, Green token 2 back to the yard.")
+
+
 def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
     nothing = {"type": "rolled_back", "seat": "red", "values": [3, 6, 6], "played": 0}
     assert GILGITI.describe(nothing, {}) == "Red has no move with 6, 6 or 3: the turn passes."
     back = {"type": "rolled_back", "seat": "red", "values": [3, 6], "played": 1}
     assert GILGITI.describe(back, {}).startswith("Red has no move left for the 6 and the 3, ")
+    # both 6s left after the 3 was played: neither can move, said once ("the 6 and the 6" read
+    # as a slip)
+    sixes = {"type": "rolled_back", "seat": "red", "values": [6, 6], "played": 1}
+    assert GILGITI.describe(sixes, {}) == ("Red has no move left for either 6, so the whole turn "
+                                           "goes back: everything played this turn is undone.")

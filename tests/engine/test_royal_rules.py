@@ -232,6 +232,20 @@ def test_s08_every_crown_earns_another_throw_even_one_that_cannot_be_used():
     assert after.turn == "red" and after.phase == "roll" and after.crowns == 1
 
 
+def test_s08_the_extra_throw_is_always_taken_there_is_no_passing_it_up():
+    # "entitled to another throw", "He may throw again": the right is always used. After a
+    # crown, also one whose next throw might force a move to his disadvantage (a carrier must
+    # carry his rider on), the only action is the throw, and a try to end the turn is refused
+    state = load(men={"red": [5, 20, "balk", "balk"], "green": [5, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0))])
+    after, events = play(state, Action("roll", value="crown"), move(0))
+    assert after.turn == "red" and after.phase == "roll"
+    assert legal_actions(after) == [Action("roll")]
+    for action in (Action("stay"), Action("move", token=1)):
+        with pytest.raises(IllegalAction):
+            apply(after, action)
+
+
 def test_s09_a_later_crown_starts_another_man_or_moves_one_out():
     state = load(men={"red": [5, "balk", "balk", "balk"]})
     after, _ = throw(state, "crown")
@@ -649,6 +663,11 @@ def test_s22_a_rider_carried_into_another_home_colour_stays_there():
     state = load(phase="move", die=3, men={"red": [48, 20, "balk", "balk"],
                                            "green": [48, 30, "balk", "balk"]},
                  doubles=[(("red", 0), ("green", 0))])
+    # the move's words say before the click that the rider is left there (the seed's "he has
+    # to remain there"), not only that the double goes up the column
+    (carry,) = [c for c in choices(state) if c.action == move(0)]
+    assert carry.label == ("carries the double to space 1 of its own home column, leaving Green "
+                           "man 1 there")
     after, events = play(state, move(0))
     assert men(after, "red")[0] == "red-lane-1" and men(after, "green")[0] == "red-lane-1"
     assert doubles(after) == []

@@ -116,3 +116,45 @@ def test_the_rules_page_and_leaving_are_royal_s_own():
     assert "men" in R.leave.text and not R.leave.ends_match
     assert R.timer_default and R.min_players == 2 and R.max_players == 4
     assert R.seating(2) == ("red", "yellow") and R.seating(3)[0] == "red"
+
+
+def test_a_rider_moving_off_may_go_onto_his_home_crown_and_the_rules_say_so():
+    # the engine lets a rider move off onto his home crown, where his finished men stand (the
+    # home crown is not a space of two men): the rules page and the summary must not say
+    # "onto an empty space only", which a player would read as "not home while men are there"
+    state = load(men={"red": [45, "home", "home", 20], "green": [45, "balk", "balk", "balk"]},
+                 doubles=[(("green", 0), ("red", 0))])
+    after, _ = throw(state, "crown")
+    (off,) = [c for c in choices(after) if c.kind == "off"]
+    assert off.action == Action("move", token=0)
+    assert off.label == "moves off alone to the home crown"
+    doubles = dict(R.help.rules)["Doubles."]
+    assert "only onto an empty space or your home crown" in doubles
+    assert "onto an empty space or his home crown" in " ".join(R.scene(after).summary)
+
+
+def test_the_home_column_rule_says_nobody_lands_on_you_not_that_nobody_else_lands_there():
+    # a green man left waiting in red's column plays down it once green's other men are home:
+    # he lands in red's column (on an empty space), but never on a red man there. So "nobody
+    # else lands there" was untrue; "nobody can land on you there" is the rule
+    state = load(turn="green", men={"green": ["red-lane-3", "home", "home", "home"],
+                                    "red": ["red-lane-1", 5, "balk", "balk"]})
+    down, _ = throw(state, 1)
+    assert legal_actions(down) == [Action("move", token=0)]
+    onto_red, events = throw(state, 2)
+    assert [e["type"] for e in events][-2:] == ["no_move", "turn"]
+    column = dict(R.help.rules)["Home colours."]
+    assert "nobody else lands there" not in column
+    assert "out of danger: nobody can land on you there" in column
+
+
+def test_a_seat_s_men_left_in_other_columns_are_counted():
+    # two men left waiting (they play down once the others are home, not waiting for each other)
+    one = load(men={"green": ["red-lane-2", 20, "home", "home"], "red": [5, 6, "balk", "balk"]})
+    two = load(men={"green": ["red-lane-2", "yellow-lane-1", "home", "home"],
+                    "red": [5, 6, "balk", "balk"]})
+    facts = {s.colour: s.facts for s in scene(one).seats}
+    assert "a man in another home column" in facts["green"]
+    facts = {s.colour: s.facts for s in scene(two).seats}
+    assert "2 men in other home columns" in facts["green"]
+

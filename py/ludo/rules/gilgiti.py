@@ -773,12 +773,18 @@ class GilgitiRules:
         ci = COLOUR_INDEX[seat]
         count = state.timeouts[ci] + 1
         state = state._replace(timeouts=state.timeouts[:ci] + (count,) + state.timeouts[ci + 1:])
+        said: Event = {"type": "timeout", "seat": seat, "count": count, "notice": True}
         if events is not None:
-            events.append({"type": "timeout", "seat": seat, "count": count, "notice": True})
+            events.append(said)
         if state.phase == "roll":
             # one die, as the seat's own roll would be; a 6 rolls again, and that roll has a
             # clock of its own (a second timeout if the seat is still away): one chance value
             # per action, so that online every die comes from the ledger
+            die = action.value if action.value is not None else _roll_die(state.rng)[1]
+            if die == 6:
+                # the game only rolls (the seat rolls again, or three 6s cancel the turn), so
+                # "the turn is played for them" would be untrue
+                said["six"] = True
             state = self._roll(state, action.value, events)
             if state.phase == "roll" and state.turn == seat:
                 return state

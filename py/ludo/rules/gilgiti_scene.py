@@ -337,7 +337,9 @@ def describe(event: Event, names: Names) -> str | None:
         return f"{who} plays {_values(values)}, in any order."
     if kind == "entered":
         token = _token(event["colour"], event["token"], event["seat"], names)
-        return f"{who} brought {token} onto the entry star with the 6."
+        star = "the" if event["colour"] == event["seat"] else \
+            f"{name_of(event['colour'], names)}'s"  # a finished player, for the partner
+        return f"{who} brought {token} onto {star} entry star with the 6."
     if kind == "moved":
         token = _token(event["colour"], event["token"], event["seat"], names)
         if event["to"] == HOME:
@@ -351,8 +353,12 @@ def describe(event: Event, names: Names) -> str | None:
         colour = event["stack"][0][0]
         victims = ", ".join(f"{name_of(c, names)} token {t + 1}" for c, t in event["victims"])
         where = cross.describe_position(colour, event["to"])
-        return (f"{who}'s stack of {len(event['stack'])} struck with the {event['value']} "
-                f"{where}: {victims} back to the yard.")
+        size = len(event["stack"])
+        if any(c == event["seat"] for c, _ in event["stack"]):
+            stack = f"{who}'s stack of {size}"
+        else:  # a finished player moving the partner's stack: it is the partner's
+            stack = f"{name_of(colour, names)}'s stack of {size}, played by {who},"
+        return f"{stack} struck with the {event['value']} {where}: {victims} back to the yard."
     if kind == "forced":
         if event["colour"] == event["seat"]:  # "two Ada (red) tokens" read oddly
             return (f"{who} forced the gate with two 6s: two tokens stand on the entry star "
@@ -367,8 +373,10 @@ def describe(event: Event, names: Names) -> str | None:
         # in the order rolled (6s first), not the ascending order the event lists them in
         values = sorted(event["values"], reverse=True)
         if event["played"]:
-            left = " and the ".join(str(v) for v in values)
-            return (f"{who} has no move left for the {left}, so the whole turn goes back: "
+            # two of one value left (only 6s repeat): "either 6", not "the 6 and the 6"
+            left = f"either {values[0]}" if len(values) == 2 and values[0] == values[1] else \
+                "the " + " and the ".join(str(v) for v in values)
+            return (f"{who} has no move left for {left}, so the whole turn goes back: "
                     "everything played this turn is undone.")
         if len(values) == 1:
             return f"{who} has no move with a {values[0]}: the turn passes."
@@ -381,6 +389,8 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "rested":
         return f"{who} rests this turn."
     if kind == "timeout":
+        if event.get("six"):  # the timeout's die was a 6: it rolled, nothing was played
+            return f"{who} ran out of time; the game rolls for them (timeout {event['count']})."
         return f"{who} ran out of time; the turn is played for them (timeout {event['count']})."
     if kind == "quit":
         return f"{who} left the game: the match is over."

@@ -198,7 +198,8 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
         stranded = sum(1 for p in men if r.LANE_BASE <= p < r.HOME
                        and r.lane_of(p)[0] != ci)
         if stranded:
-            facts.append("a man in another home column")
+            facts.append("a man in another home column" if stranded == 1 else
+                         f"{stranded} men in other home columns")
         # finished: all four home (a winner by the others quitting is still playing)
         status = out or ("finished" if home == 4 else "playing")
         views.append(SeatView(colour, status, tuple(facts)))
@@ -212,7 +213,8 @@ SUMMARY = (
     "crown.",
     "Land on a single opponent to ride on top: a double. The carrier must move it first.",
     "A double landing on an opponent sends it to balk. Never onto your own man or a double.",
-    "A rider moves off alone when its owner pleases: never forced, onto an empty space only.",
+    "A rider moves off alone when its owner pleases: never forced, onto an empty space or his "
+    "home crown only.",
     "Two crowns in a row for a carrier: send the rider to balk, climb on top, or play the crown "
     "as a move.",
     "Home column: safe; numbers move up, only a crown reaches the home crown.",
@@ -280,6 +282,8 @@ def move_choices(rules: RoyalRules, state: State) -> list[Choice]:
                           if r[2] == ci and r[3] == play.token)
             pieces += (f"{COLOURS[rc]}-{rt}",)
             label = f"carries the double to {where}"
+            if play.dest >= _places().LANE_BASE:  # the rider gets off in the carrier's column
+                label += f", leaving {COLOURS[rc].capitalize()} man {rt + 1} there"
             if play.meets is not None:
                 label += f", sending {COLOURS[play.meets[0]].capitalize()} man " \
                          f"{play.meets[1] + 1} to balk"
@@ -511,7 +515,8 @@ HELP = Help(
          "move whenever you can, to your advantage or not; with no move the throw is lost."),
         ("Doubles.", "Land on a single opponent and your man climbs on top: a double. Its owner "
          "now carries you: while the double can move, he must move it in preference to all his "
-         "other men. Your man may move off alone when you please, but only onto an empty space; "
+         "other men. Your man may move off alone when you please, but only onto an empty space or "
+         "your home crown; "
          "you are never forced to: when moving off is all a throw allows, you may stay on top "
          "and let the throw go. "
          "A double that lands on an opponent sends him back to his balk. Nobody plays onto his "
@@ -521,8 +526,8 @@ HELP = Help(
          "ordinary move; played as a move, it keeps the double, and another crown straight "
          "after is again two in succession. If none of his other men could move, the rider "
          "must go to balk."),
-        ("Home colours.", "In your home column you are out of danger: nobody else lands there. "
-         "Numbers move you up it, but never past its last space; a feather is no use there; "
+        ("Home colours.", "In your home column you are out of danger: nobody can land on you "
+         "there. Numbers move you up it, but never past its last space; a feather is no use there; "
          "only a crown takes you onto the home crown. From the track, a crown whose next crown "
          "space is your home crown takes you straight home."),
         ("Carried away.", "A rider carried past its own home column goes round the board again. "
