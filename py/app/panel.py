@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from ludo import Choice, Scene
 from ludo.rules.base import Cell, Piece
@@ -181,6 +181,44 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                     "or tap it, or use the arrow keys and Enter.")
         return f"{lead}{pick}"
     return "Choose one of the moves below." if options else ""
+
+
+NOTICE_MS = 4000
+"""How long a warning (a turn undone, a timeout) stays over the board."""
+NO_MOVE_NOTICE_MS = 1800
+"""How long "Red rolled a 4: no move." stays (news: the die has already passed on)."""
+
+
+class Notice(NamedTuple):
+    """A sentence shown over the board for ``ms``; ``quiet``: news rather than a warning,
+    drawn without the red."""
+
+    text: str
+    ms: float = NOTICE_MS
+    quiet: bool = False
+
+
+def notice(table: Table, events: Sequence[dict[str, Any]]) -> Notice | None:
+    """Over the board, what a player must not miss: the events marked ``notice`` (a turn
+    undone or cancelled, a timeout), and a roll with no move (which passes the die at once,
+    so its face was never seen), with the rule set's reason when it gives one. A rule set
+    that says the whole of a roll with no move in one event (``no_move`` on it, as
+    Gilgiti's turn undone with nothing played) has that sentence shown as such news."""
+    warnings = [text for e in events if e.get("notice") for text in table.narrate([e])]
+    lost = [e for e in events if e.get("type") == "no_move"]
+    rolled = [text for e in events if e.get("type") == "rolled"
+              for text in table.narrate([e])] if lost else []
+    news: list[str] = []
+    why: list[str] = []
+    if rolled:
+        why = table.narrate(lost[-1:]) if lost[-1].get("reason") else []
+        news.append(" ".join([f"{rolled[-1].rstrip('.')}: no move.", *why]))
+    news += [text for e in events if e.get("no_move") and not e.get("notice")
+             and e.get("type") != "no_move" for text in table.narrate([e])]
+    if len(news) == 1 and not warnings:
+        return Notice(news[0], NO_MOVE_NOTICE_MS * (1 + len(why)), quiet=True)
+    shown = warnings + news
+    return Notice(" ".join(shown)) if shown else None
 
 
 KEY_HINTS = (", or focus it and press Enter or Space", ", or use the arrow keys and Enter",

@@ -213,3 +213,44 @@ def test_the_online_timer_note_promises_only_what_the_clock_does() -> None:
     assert note is not None
     assert note.group(1) == ("Online rooms always run the clock, so a guest’s lost connection "
                              "cannot stop the match.")
+
+
+def _first_notices(rules: str, seeds: range) -> dict[str, panel.Notice]:
+    """The first notice of each kind a game of ``rules`` (two people, the first legal move
+    each time) shows over the board: ``quiet`` news, and a ``warning``."""
+    found: dict[str, panel.Notice] = {}
+    for seed in seeds:
+        table = Table.new(rules, ("red", "yellow"), seed, now=0.0)
+        for _ in range(600):
+            if table.over or len(found) == 2:
+                break
+            seat = table.seat_to_act
+            assert seat is not None
+            events = table.submit(seat, Action("roll") if table.rolling
+                                  else legal_actions(table.state)[0], 0.0)
+            shown = panel.notice(table, events)
+            if shown is not None:
+                found.setdefault("quiet" if shown.quiet else "warning", shown)
+    return found
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])
+def test_a_roll_with_no_move_is_shown_over_the_board_as_news_in_every_rule_set(
+        rules: str) -> None:
+    """A roll with nothing to play passes the die at once, so its face is never seen: every
+    rule set shows it over the board for a moment, quietly. Gilgiti, whose roll with nothing to
+    play is a turn undone with no play made, showed nothing (seed review 5)."""
+    quiet = _first_notices(rules, range(1, 4))["quiet"]
+    assert quiet.ms < panel.NOTICE_MS, quiet
+    assert re.search(r"no move|cannot|lost", quiet.text), quiet
+    if rules == "gilgiti":
+        assert quiet.text.endswith("the turn passes."), quiet
+
+
+def test_a_gilgiti_turn_undone_after_a_play_is_a_warning() -> None:
+    """What was played and then undone is a warning (red, the screen's 4 s), as before."""
+    warnings = [n for seed in range(1, 30)
+                if (n := _first_notices("gilgiti", range(seed, seed + 1)).get("warning"))]
+    assert warnings, "no Gilgiti turn was undone after a play in 29 games"
+    assert all(not n.quiet and n.ms == panel.NOTICE_MS for n in warnings)
+    assert any("undone" in n.text or "back" in n.text for n in warnings), warnings

@@ -37,7 +37,6 @@ from .persist import PASSIVE_PROMPT, Persist
 from .screen import LOW_SECONDS, Screen, any_shown, close_dialog, show_only
 from .sound import Sound
 
-NO_MOVE_NOTICE_MS = 1800  # "Red rolled a 4: no move." over the board (a turn undone: 4 s)
 AUTO_DELAY_MS = 450  # a short pause so players see the roll before an automatic move
 SCREENS = ("loading", "screen-home", "screen-table", "screen-rules", "screen-install")
 PAGES = ("home", "table", "rules", "install")
@@ -420,21 +419,10 @@ class Controller:
         return True
 
     def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:
-        """Over the board, what a player must not miss: the events marked ``notice`` (a turn
-        undone or cancelled, a timeout), and a roll with no move (which passes the die at once,
-        so its face was never seen), with the rule set's reason when it gives one."""
-        notices = [text for e in events if e.get("notice") for text in t.narrate([e])]
-        lost = [e for e in events if e.get("type") == "no_move"]
-        rolled = [text for e in events if e.get("type") == "rolled"
-                  for text in t.narrate([e])] if lost else []
-        if rolled:
-            why = t.narrate(lost[-1:]) if lost[-1].get("reason") else []
-            notices.append(" ".join([f"{rolled[-1].rstrip('.')}: no move.", *why]))
-            if len(notices) == 1:  # news rather than a warning
-                self.screen.show_notice(notices[0], NO_MOVE_NOTICE_MS * (1 + len(why)), quiet=True)
-                return
-        if notices:
-            self.screen.show_notice(" ".join(notices))
+        """Over the board, what a player must not miss (``panel.notice``)."""
+        shown = panel.notice(t, events)
+        if shown is not None:
+            self.screen.show_notice(shown.text, shown.ms, quiet=shown.quiet)
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

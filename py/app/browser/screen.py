@@ -26,7 +26,6 @@ CORNERS = ("tl", "tr", "bl", "br")
 ROLL_MS = 420
 SLIDE_MS = 260
 KNOCK_MS = 380
-NOTICE_MS = 4000  # how long a notice stays over the board
 NOTICE_IN_MS = 350
 LOW_SECONDS = 10  # the clock turns red, and warns off the table
 
@@ -334,7 +333,7 @@ class Screen:
 
     # -- words, focus, dialogs ---------------------------------------------------------------
 
-    def show_notice(self, text: str, ms: float = NOTICE_MS, quiet: bool = False) -> None:
+    def show_notice(self, text: str, ms: float = panel.NOTICE_MS, quiet: bool = False) -> None:
         """A sentence a player must not miss (a turn undone), over the board for ``ms``;
         ``quiet``: news rather than a warning (a roll with no move), drawn without the red."""
         box = el("board-notice")

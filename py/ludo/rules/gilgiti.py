@@ -703,9 +703,12 @@ class GilgitiRules:
             for event in events:  # this action's plays are undone: no hop ends where it went
                 if event.pop("path", None) is not None:
                     event.pop("pieces", None)
-            events.append({"type": "rolled_back", "seat": state.turn,
-                           "values": list(state.unplayed), "played": played,
-                           "notice": played > 0})
+            undone: Event = {"type": "rolled_back", "seat": state.turn,
+                             "values": list(state.unplayed), "played": played,
+                             "notice": played > 0}
+            if not played:  # the roll had no move at all: news, as a roll with no move is
+                undone["no_move"] = True
+            events.append(undone)
         assert state.start is not None  # the move phase always keeps its starting point
         return self._pass(state, state.start, state.resting, events)
 
