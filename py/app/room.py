@@ -41,6 +41,7 @@ from ludo import (
     auto_action,
     chance_outcomes,
     is_chance,
+    quote,
     rules_for,
     to_act,
 )
@@ -333,7 +334,7 @@ class HostRoom:
         self.seats = tuple(seats)
         for seat, kind in kinds.items():
             if seat not in self.seats or kind not in (ONLINE, "human", *COMPUTER_LEVELS):
-                raise ValueError(f"seat {seat}: kind {kind!r}")
+                raise ValueError(f"seat {seat}: kind {quote(kind)}")
         self.kinds = {s: kinds.get(s, "human") for s in self.seats}
         # every name this room sends keeps the network's name rule (protocol.clean_name), or the
         # guests' checks would refuse the lobby that carries it

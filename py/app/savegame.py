@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ludo import LudoError, Record, is_over, record_from_json, record_to_json
+from ludo import LudoError, Record, is_over, quote, record_from_json, record_to_json
 from ludo.notation import load_json, replay_with_events
 
 SAVE_FORMAT = "courtyard-ludo/save"
@@ -102,8 +102,8 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveError("The save is not a Courtyard Ludo game.")
     if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"The save comes from an incompatible version of the game "
-                        f"(save version {data.get('version')!r}, this app reads {SAVE_VERSION}).")
+        raise SaveError(f"The save comes from an incompatible version of the game (save "
+                        f"version {quote(data.get('version'))}, this app reads {SAVE_VERSION}).")
     try:
         record = record_from_json(data.get("record"))
         states, events = replay_with_events(record)

@@ -29,7 +29,7 @@ from .engine import (
     to_act,
     winners,
 )
-from .errors import IllegalAction, LudoError, NotationError
+from .errors import IllegalAction, LudoError, NotationError, quote
 from .geometry import COLOURS
 from .notation import (
     Record,
@@ -53,6 +53,6 @@ __all__ = [
     "describe", "distinct_moves", "format_position", "format_record", "is_chance", "is_over",
     "legal_actions", "move", "name_of", "new_game", "next_player", "parse_action",
     "parse_position", "parse_record", "play", "position_from_json", "position_to_json",
-    "quit_seat", "record_from_json", "record_to_json", "replay", "resolve", "roll",
+    "quit_seat", "quote", "record_from_json", "record_to_json", "replay", "resolve", "roll",
     "rules_for", "scene", "seats_of", "timeout", "to_act", "winners",
 ]

@@ -48,14 +48,14 @@ def legal_actions(state: Position) -> list[Action]:
 def apply(state: Position, action: Action) -> tuple[Any, list[Event]]:
     """The next position and its events; IllegalAction leaves ``state`` untouched."""
     if not isinstance(action, Action):
-        raise IllegalAction(f"not an action: {action!r}")
+        raise IllegalAction(f"not an action: {quote(action)}")
     return rules_for(state).apply(state, action)
 
 
 def advance(state: Position, action: Action) -> Any:
     """:func:`apply` without the events: the next position, for simulation and bot search."""
     if not isinstance(action, Action):
-        raise IllegalAction(f"not an action: {action!r}")
+        raise IllegalAction(f"not an action: {quote(action)}")
     return rules_for(state).advance(state, action)
 
 

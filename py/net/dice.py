@@ -28,6 +28,7 @@ Pure standard library (hashlib, secrets), so it runs unchanged under Pyodide.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -144,6 +145,13 @@ def _unhex(text: Any, what: str) -> bytes:
         return bytes.fromhex(text)
     except ValueError:
         raise DiceError(f"{what}: not hex") from None
+
+
+def _quoted(value: Any) -> str:
+    # JSON's spelling, cut short, as the engine's messages quote input (ludo.errors.quote,
+    # which this module, standard library only, does not import): a peer's text may be long
+    text = json.dumps(value, default=lambda v: type(v).__name__, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _int(value: Any, what: str, minimum: int = 0, maximum: int = 2**53) -> int:
@@ -317,7 +325,7 @@ class DiceLedger:
     def commit(self, commitment: Commitment) -> None:
         """Accept a commitment; it supersedes the participant's chains from its start on."""
         if commitment.participant not in self._rank:
-            raise DiceError(f"{commitment.participant!r} is not a participant of this room")
+            raise DiceError(f"{_quoted(commitment.participant)} is not a participant of this room")
         if len(commitment.head) != HASH_SIZE or commitment.length < 1 or commitment.start < 0:
             raise DiceError("a commitment is a 32-byte head, a start >= 0 and a length >= 1")
         if commitment.start < self.first_open_roll:
@@ -362,7 +370,7 @@ class DiceLedger:
 
     def _verify(self, participant: str, roll: int, reveal: bytes) -> _Anchor:
         if participant not in self._rank:
-            raise DiceError(f"{participant!r} is not a participant of this room")
+            raise DiceError(f"{_quoted(participant)} is not a participant of this room")
         if roll != self.next_roll:
             raise DiceError(f"{participant}: a reveal for roll {roll}, but roll {self.next_roll} "
                             "is the one being settled")
@@ -410,11 +418,11 @@ class DiceLedger:
         if roll != self.next_roll:
             raise DiceError(f"roll {roll} cannot be settled: the next roll is {self.next_roll}")
         if type(n) is not int or not 1 <= n <= MAX_RANGE:
-            raise DiceError(f"roll {roll}: a range of 1 to {MAX_RANGE} values, not {n!r}")
+            raise DiceError(f"roll {roll}: a range of 1 to {MAX_RANGE} values, not {_quoted(n)}")
         if isinstance(reveals, Mapping):
             unknown = [p for p in reveals if p not in self._rank]
             if unknown:
-                raise DiceError(f"roll {roll}: {unknown[0]!r} is not a participant")
+                raise DiceError(f"roll {roll}: {_quoted(unknown[0])} is not a participant")
             contributions = sorted(reveals.items(), key=lambda item: self._rank[item[0]])
         else:
             contributions = []
@@ -422,7 +430,7 @@ class DiceLedger:
                 if not isinstance(item, (tuple, list)) or len(item) != 2:
                     raise DiceError(f"roll {roll}: a reveal is a (participant, bytes) pair")
                 if item[0] not in self._rank:
-                    raise DiceError(f"roll {roll}: {item[0]!r} is not a participant")
+                    raise DiceError(f"roll {roll}: {_quoted(item[0])} is not a participant")
                 contributions.append((item[0], item[1]))
             ranks = [self._rank[p] for p, _ in contributions]
             if any(a >= b for a, b in zip(ranks, ranks[1:], strict=False)):
@@ -474,7 +482,8 @@ class DiceLedger:
         if set(data) != expected:
             raise DiceError(f"dice record: the fields are {', '.join(sorted(expected))}")
         if data["scheme"] != SCHEME:
-            raise DiceError(f"dice record: scheme {data['scheme']!r}, expected {SCHEME!r}")
+            raise DiceError(f"dice record: scheme {_quoted(data['scheme'])}, "
+                            f"expected {_quoted(SCHEME)}")
         participants = data["participants"]
         if not isinstance(participants, list):
             raise DiceError("dice record: participants is a list")
@@ -513,8 +522,8 @@ class DiceLedger:
         pairs = [(p, _unhex(h, f"roll {roll} reveal of {p}")) for p, h in reveals]
         settled, anchors = self._prepare(roll, _int(event["n"], "n", 1), pairs)
         if type(event["value"]) is not int or event["value"] != settled.value:
-            raise DiceError(f"roll {roll}: the record says {event['value']!r}, the reveals give "
-                            f"{settled.value}")
+            raise DiceError(f"roll {roll}: the record says {_quoted(event['value'])}, the reveals "
+                            f"give {settled.value}")
         self._apply(settled, anchors)
 
 
@@ -584,7 +593,7 @@ class SeededDice:
 
     def index(self, roll: int, n: int) -> int:
         if type(roll) is not int or roll < 0:
-            raise DiceError(f"a roll number is an integer >= 0, not {roll!r}")
+            raise DiceError(f"a roll number is an integer >= 0, not {_quoted(roll)}")
         return draw(self.room, roll, n, [("seed", self._secret)])
 
 

@@ -31,6 +31,7 @@ from ludo import (
     chance_outcomes,
     is_chance,
     is_over,
+    quote,
     to_act,
     winners,
 )
@@ -80,7 +81,7 @@ def chance_value(state: Any, action: Action, ledger: DiceLedger, roll: int) -> A
         raise IllegalAction(str(exc)) from None
     value = outcomes[index][0].value
     if action.value is not None and action.value != value:
-        raise IllegalAction(f"roll {roll} gives {value!r}, not {action.value!r}")
+        raise IllegalAction(f"roll {roll} gives {quote(value)}, not {quote(action.value)}")
     return action._replace(value=value)
 
 

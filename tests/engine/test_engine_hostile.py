@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 from enginekit import load, pos
 
-from ludo import IllegalAction, NotationError, apply, new_game, parse_position, parse_record
+from ludo import (
+    IllegalAction,
+    NotationError,
+    apply,
+    format_position,
+    new_game,
+    parse_position,
+    parse_record,
+)
 from ludo.cli import CliError, answer, main
 from ludo.engine import rules_for
 from ludo.errors import quote
@@ -245,3 +253,25 @@ def test_an_object_whose_command_is_no_command_is_not_a_previous_answer(command)
         answer({"command": "apply", "position": {"command": command}, "action": {"type": "roll"}})
     assert str(info.value) == (f'its "command" {quote(command)} is not one of this program\'s '
                                "commands: give a position, or the output of new or apply")
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])
+def test_every_rule_set_quotes_a_bad_version_and_format_in_json_spelling(rules) -> None:
+    """Gilgiti said Python's spelling ('version True', "must be 'courtyard-ludo/...'") and
+    quoted a long version whole (the docs review's finding)."""
+    good = _position_json(rules)
+    for version, said in ((True, "version true "), ("1", 'version "1" '),
+                          ("9" * 5000, None)):
+        with pytest.raises(NotationError) as info:
+            parse_position(json.dumps({**good, "version": version}))
+        text = str(info.value)
+        assert "True" not in text and "'" not in text and len(text) < 300, text
+        if said:
+            assert said in text, text
+    with pytest.raises(NotationError) as info:
+        parse_position(json.dumps({**good, "format": "x"}))
+    assert "'" not in str(info.value) and '"' in str(info.value), str(info.value)
+
+
+def _position_json(rules: str) -> dict:
+    return json.loads(format_position(new_game(rules, ("red", "green"), 1)))

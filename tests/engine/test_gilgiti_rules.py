@@ -842,7 +842,7 @@ def test_distinct_moves_tokens_on_one_square_with_one_value_are_one_choice():
     (mv("red", 1, 3), "cannot move 3"),
     (mv("green", 0, 3), "does not move green's tokens"),
     (Action("move", token=99, value=3), "not a token"),
-    (Action("move", token=0, value=None), "no None"),
+    (Action("move", token=0, value=None), "no null"),
     (Action("move", token=0, tokens=(0, 1), value=3), "not both"),
     (force("red", 1, 2), "two 6s"),
     (Action("roll", value=3), "every value must be played"),

@@ -440,7 +440,7 @@ class CourtyardRules:
             return self._timeout(state, action.value, events)
         if kind == "quit":
             return self._quit(state, action.seat, events)
-        raise IllegalAction(f"unknown action type {kind!r}")
+        raise IllegalAction(f"unknown action type {quote(kind)}")
 
     def _roll(self, state: State, value: int | str | None,
               events: list[Event] | None) -> State:

@@ -29,6 +29,7 @@ from .. import rng
 from ..actions import Action
 from ..errors import IllegalAction, NotationError, quote
 from ..geometry import (
+    COLOUR_INDEX,
     COLOURS,
     ENTRANCE_SQUARES,
     HOME,
@@ -60,7 +61,6 @@ POSITION_VERSION = 1
 TOKENS_PER_SEAT = 4
 PIECES = TOKENS_PER_SEAT * len(COLOURS)  # piece numbers 0..15: 4 x colour index + token
 SIXES_LIMIT = 3  # the third 6 in a row cancels the turn
-COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 PARTNER = (2, 3, 0, 1)  # red+yellow, green+blue: partners sit opposite
 TEAMS: tuple[tuple[str, str], ...] = (("red", "yellow"), ("green", "blue"))
 SIDES = ((0, 1, 2, 3), (0, 1, 0, 1))
@@ -575,11 +575,11 @@ class GilgitiRules:
             return self._timeout(state, action, events)
         if kind == "quit":
             return self._quit(state, action.seat, events)
-        raise IllegalAction(f"unknown action type {kind!r}")
+        raise IllegalAction(f"unknown action type {quote(kind)}")
 
     def _roll(self, state: State, value: Any, events: list[Event] | None) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
-            raise IllegalAction(f"a die shows 1..6, not {value!r}")
+            raise IllegalAction(f"a die shows 1..6, not {quote(value)}")
         (rules, seats, teams, tokens, turn, _, rolled, _, _, resting, timeouts, quit_,
          winners, seed_state) = state
         # the RNG advances even when the value is given, so the position does not
@@ -624,7 +624,7 @@ class GilgitiRules:
             played = action.value
             if type(played) is not int or played not in state.unplayed:
                 left = ", ".join(map(str, state.unplayed))
-                raise IllegalAction(f"{turn} has no {played!r} to play (values left: {left})")
+                raise IllegalAction(f"{turn} has no {quote(played)} to play (values left: {left})")
             value = played
             if action.tokens is not None:
                 if action.token is not None:
@@ -636,7 +636,7 @@ class GilgitiRules:
                 pieces = () if action.token is None else (action.token,)
         if not isinstance(pieces, tuple) or not pieces or not all(
                 type(p) is int and 0 <= p < PIECES for p in pieces):
-            raise IllegalAction(f"not a token of this game: {pieces!r}")
+            raise IllegalAction(f"not a token of this game: {quote(pieces)}")
         for play in _plays(state.tokens, state.teams, _side(state), m, state.unplayed):
             if play.pieces == pieces and play.value == value and (
                     (play.kind == "force") == (action.type == "force")):
@@ -1160,10 +1160,10 @@ class _PositionReader:
         if not isinstance(data, dict):
             raise NotationError("position", "must be a JSON object")
         if data.get("format") != POSITION_FORMAT:
-            raise NotationError("format", f"must be {POSITION_FORMAT!r}")
+            raise NotationError("format", f"must be {quote(POSITION_FORMAT)}")
         version = data.get("version")
         if type(version) is not int or version != POSITION_VERSION:
-            raise NotationError("version", f"version {version!r} is not supported (this app "
+            raise NotationError("version", f"version {quote(version)} is not supported (this app "
                                 f"reads Gilgiti version {POSITION_VERSION})")
         extra = set(data) - set(self.FIELDS)
         if extra:
@@ -1172,7 +1172,7 @@ class _PositionReader:
             if name not in data:
                 raise NotationError(name, "is missing")
         if data["rules"] != self.rules.name:
-            raise NotationError("rules", f"expected {self.rules.name!r}")
+            raise NotationError("rules", f"expected {quote(self.rules.name)}")
         seats = normalise_seats(self.field("seats", list), self.rules.min_players,
                                 self.rules.max_players)
         if list(seats) != data["seats"]:

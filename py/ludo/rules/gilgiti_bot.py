@@ -16,7 +16,7 @@ import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import Action
-from ..geometry import COLOURS, HOME, LANE_FIRST, START_SQUARES, TRACK_LENGTH, YARD
+from ..geometry import COLOUR_INDEX, COLOURS, HOME, LANE_FIRST, START_SQUARES, TRACK_LENGTH, YARD
 from .base import Event
 from .gilgiti import (
     IS_STAR,
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 
 WIN = 10_000.0
 """Value of a won game (and minus this for a lost one)."""
-
-_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
 def _hit_chances() -> dict[int, float]:
@@ -145,7 +143,7 @@ def _ordered_threats(state: Any, w: Weights) -> list[list[tuple[dict[int, float]
     seats = state.seats
     n = len(seats)
     at = seats.index(state.turn)
-    order = {_COLOUR_INDEX[seats[(at + k) % n]]: k for k in range(n)}
+    order = {COLOUR_INDEX[seats[(at + k) % n]]: k for k in range(n)}
     misses = _colour_misses(state)
     out: list[list[tuple[dict[int, float], float]]] = []
     for ci in range(len(COLOURS)):
@@ -231,7 +229,7 @@ def evaluate(state: Any, seat: str, w: Weights = HARD) -> float:
     if state.phase == "over":
         return WIN if seat in state.winners else -WIN
     values = side_values(state, w)
-    me = SIDES[state.teams][_COLOUR_INDEX[seat]]
+    me = SIDES[state.teams][COLOUR_INDEX[seat]]
     mine = values.get(me, 0.0)
     theirs = [v for s, v in values.items() if s != me]
     if not theirs:
@@ -271,7 +269,7 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
         context = _miss_maps(state, state.teams)
     teams = state.teams
     sides = SIDES[teams]
-    side = sides[_COLOUR_INDEX[me]]
+    side = sides[COLOUR_INDEX[me]]
     score = 0.0
     first = events[0]
     kind = first["type"]
@@ -282,10 +280,10 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
         return 2 * w.enter
     if kind == "struck":
         for colour, token in first["victims"]:
-            vi = _COLOUR_INDEX[colour]
+            vi = COLOUR_INDEX[colour]
             score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
         return score + first["value"] + w.safe
-    ci = _COLOUR_INDEX[first["colour"]]
+    ci = COLOUR_INDEX[first["colour"]]
     origin = first.get("from", YARD)
     dest = first["to"]
     prog = _PROGRESS[ci]
@@ -296,7 +294,7 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
     for e in events:
         if e["type"] == "captured":
             for colour, token in e["victims"]:
-                vi = _COLOUR_INDEX[colour]
+                vi = COLOUR_INDEX[colour]
                 score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
     if dest == HOME:
         return score + w.home
@@ -397,7 +395,7 @@ def fitted_evaluate(state: Any, seat: str, fitted: Fitted = FITTED) -> float:
     that Hard's expectimax maximises its expected chance of winning."""
     if state.phase == "over":
         return WIN if seat in state.winners else -WIN
-    me = SIDES[state.teams][_COLOUR_INDEX[seat]]
+    me = SIDES[state.teams][COLOUR_INDEX[seat]]
     return WIN * (2.0 * win_chances(state, fitted).get(me, 0.0) - 1.0)
 
 

@@ -40,6 +40,7 @@ from .. import rng
 from ..actions import Action
 from ..errors import IllegalAction, NotationError, quote
 from ..geometry import (
+    COLOUR_INDEX,
     COLOURS,
     ENTRANCE_SQUARES,
     LANE_LENGTH,
@@ -67,7 +68,6 @@ PLACES = HOME + 2  # table rows: 0..72, then the balk's row last so that index -
 
 CROWN_SQUARES = frozenset(START_SQUARES)
 FEATHER_SQUARES = frozenset(STAR_SQUARES)
-COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
@@ -1244,11 +1244,11 @@ class _PositionReader:
             colour, token = COLOURS[men[0][0]], men[0][1]
             name = f"men.{colour}[{token}]"
             if len(men) > 2:
-                raise NotationError(name, f"{len(men)} men on {format_place(place)!r}; a space "
-                                    "holds at most 2")
+                raise NotationError(name, f"{len(men)} men on {quote(format_place(place))}; a "
+                                    "space holds at most 2")
             if len(men) == 2 and men[0][0] == men[1][0]:
-                raise NotationError(name, f"two {colour} men on {format_place(place)!r}; a man "
-                                    "never plays onto his own man")
+                raise NotationError(name, f"two {colour} men on {quote(format_place(place))}; a "
+                                    "man never plays onto his own man")
             if place < TRACK_LENGTH:
                 if len(men) == 2 and not all(m in doubles for m in men):
                     raise NotationError(name, f"two men on track space {place} must be a double "
@@ -1265,12 +1265,12 @@ class _PositionReader:
                     raise NotationError(waiting, f"waits in {COLOURS[lc]}'s column, but no "
                                         f"{COLOURS[lc]} carrier ever played in this game")
                 if k == LANE_LENGTH:
-                    raise NotationError(waiting, f"{format_place(place)!r} is beyond a left "
+                    raise NotationError(waiting, f"{quote(format_place(place))} is beyond a left "
                                         "rider's reach: a double enters a column with a number, "
                                         "so it leaves its rider on space 1 to 4")
             owners = [m for m in men if m[0] == lc]
             if len(men) == 2 and len(owners) != 1:
-                raise NotationError(name, f"two men share {format_place(place)!r} only when a "
+                raise NotationError(name, f"two men share {quote(format_place(place))} only when a "
                                     f"{COLOURS[lc]} carrier has just left its rider there")
 
 
