@@ -149,7 +149,7 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
     # "You rolled a 4", "You threw a crown", "a highlighted man": the rule set's words
     piece = table.wording.piece
     pick = f"Choose a highlighted {piece}: click or tap it, or use the arrow keys and Enter."
-    rolled = ", ".join(f"a {d.value}" if str(d.value).isdigit() else f"a {d.label}"
+    rolled = ", ".join(d.said or (f"a {d.value}" if str(d.value).isdigit() else f"a {d.label}")
                        for d in scene.dice if d.state in ("rolled", "playable"))
     if len(scene.dice) >= 2:  # a turn of several values: say which are left, which stuck
         left = [str(d.value) for d in scene.dice if d.state in ("playable", "unused")]
@@ -167,12 +167,6 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
                     f"{piece}, then a value); arrow keys move among them, Enter plays.")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
-    if lead and any(c.kind == "send_back" for c in options):
-        # Royal's carrier: the buttons to send the rider back or climb on top come only
-        # with two crowns in succession, which "You threw a crown." did not say ("a second
-        # crown" was untrue of a third: a crown played as a move keeps the double, so crowns 2
-        # and 3 are again two in succession)
-        lead = f"You {table.wording.past} two crowns in succession. "
     if waiting or table.auto() is not None:
         return f"{lead}The only move plays by itself."
     if any(c.pieces for c in options):

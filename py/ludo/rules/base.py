@@ -153,11 +153,13 @@ class SeatView(NamedTuple):
 
 class DieView(NamedTuple):
     """One rolled value: ``state`` is ``rolled`` (waiting to be played), ``used``,
-    ``playable`` or ``stranded`` (no legal move uses it)."""
+    ``playable`` or ``stranded`` (no legal move uses it); ``said``: the throw in words where
+    its face alone does not tell what it allows (Royal's "two crowns in succession")."""
 
     value: int | str
     label: str
     state: str = "rolled"
+    said: str = ""
 
 
 class Scene(NamedTuple):

@@ -223,8 +223,19 @@ SUMMARY = (
 )
 
 
-def die_view(value: int | str) -> DieView:
-    return DieView(value, str(value))
+def die_view(value: int | str, said: str = "") -> DieView:
+    return DieView(value, str(value), said=said)
+
+
+def throw_said(rules: RoyalRules, state: State) -> str:
+    """The throw in words where the face does not say it: the carrier's buttons to send the
+    rider back or climb on top come only with two crowns in succession, which "You threw a
+    crown." did not say ("a second crown" would be untrue of a third: a crown played as a move
+    keeps the double, so crowns 2 and 3 are again two in succession)."""
+    if state.phase == "choose" and any(a.type == "send_back"
+                                       for a in rules.legal_actions(state)):
+        return "two crowns in succession"
+    return ""
 
 
 def scene(rules: RoyalRules, state: State) -> Scene:
@@ -233,7 +244,7 @@ def scene(rules: RoyalRules, state: State) -> Scene:
         board=board(state),
         stacks=stacks(state),
         seats=seat_views(rules, state),
-        dice=(die_view(state.die),) if state.die is not None else (),
+        dice=(die_view(state.die, throw_said(rules, state)),) if state.die is not None else (),
         turn=None if over else state.turn,
         phase=state.phase,
         next=rules.next_player(state),
