@@ -15,13 +15,39 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
+from ludo.bots import players  # noqa: E402
 from ludo.bots.tournament import tournament  # noqa: E402
 from ludo.rules.gilgiti import GILGITI  # noqa: E402
 from ludo.rules.gilgiti_bot import FEATURES, FITTED, HARD, MOVE_WEIGHTS  # noqa: E402
+
+
+def blended_hard(weight: float) -> Callable[[Any, int], players.Thinking]:
+    """Hard, each candidate's searched value plus ``weight`` x Medium's move_score of it: does
+    Medium's per-move knowledge (escaping, entering, safe squares) add to the search?"""
+
+    def think(state: Any, seed: int) -> players.Thinking:
+        bot = players._features(state)
+        moves = players._candidates(bot, state)
+        if len(moves) == 1:
+            return moves[0]
+        clock, context, scored = players._Clock(), bot.move_context(state), []
+        for m in moves:
+            after, events = players.apply(state, m)
+            v = yield from players._after_move(after, state.turn, bot, 0, players.HARD_REPLY,
+                                               clock)
+            if abs(v) < players.WIN / 2:  # a won or lost game stays what it is
+                v += weight * bot.move_score(state, m, after, events, context)
+            scored.append((v, m))
+        top = max(v for v, _ in scored)
+        return players._pick([m for v, m in scored if v >= top - 1e-9], state, seed)
+
+    return think
 
 
 def main() -> None:
@@ -39,6 +65,9 @@ def main() -> None:
                         'MOVE_WEIGHTS\': JSON {"escape": 2.0, ...}')
     parser.add_argument("--bot", default="", help='GilgitiBot search settings: JSON '
                         '{"reply_seats": 2, ...}')
+    parser.add_argument("--blend", type=float, default=0.0, help="Hard's value of each "
+                        "candidate plus this times Medium's move_score of it (a screen; 0: "
+                        "Hard as it is)")
     args = parser.parse_args()
     bot = GILGITI.bot
     fitted = FITTED
@@ -57,6 +86,8 @@ def main() -> None:
         if not hasattr(bot, key):
             parser.error(f"GilgitiBot has no setting {key!r}")
         setattr(bot, key, value)
+    if args.blend:
+        players.LEVELS["hard"] = blended_hard(args.blend)
     result = tournament("gilgiti", tuple(args.bots.split(",")), args.games, args.seed, 1,
                         {"teams": True} if args.teams else None)
     print(json.dumps({"eval": args.eval, "hard": bot.weights._asdict(),
