@@ -18,7 +18,7 @@ APP = Path(__file__).resolve().parents[2] / "py" / "app"
 FILES = sorted(APP.rglob("*.py"))
 POSITION_NAMES = {"state", "before", "after", "position"}
 RULE_WORDS = ("unlocked", "capture_to_unlock", "entry_values", "sixes", "tokens[",
-              "/4 home", "/5", "lane open")
+              "/4 home", "/5", "lane open", "lane locked")
 ALLOWED_ENGINE_MODULES = {"ludo", "ludo.rules.base", "ludo.notation", "ludo.bots"}
 
 

@@ -32,6 +32,7 @@ from ludo import (
     move,
     next_player,
     roll,
+    scene,
 )
 
 Y = "yard"
@@ -386,6 +387,24 @@ def test_rule07_unlock_is_permanent_for_all_four_tokens_even_if_the_capturer_is_
     assert "red" in state.unlocked
     state, _ = play(state, roll(5), move(1))  # red's other token still goes home-ward
     assert toks(state, "red")[1] == "red-lane-3"
+
+
+def test_rule07_each_seats_facts_say_whether_its_lane_is_locked():
+    # the lock is drawn on the board, hidden from a screen reader: the seat's facts (the seat
+    # list, Moves & details) say it in words, "lane locked" until the first capture
+    def facts(state):
+        return {s.colour: s.facts for s in scene(state).seats}
+
+    start = load(tokens={"red": [10, Y, Y, Y], "green": [14, Y, Y, Y]}, out={"blue": "quit"})
+    before = facts(start)
+    assert "lane locked" in before["red"] and "lane locked" in before["green"]
+    assert "lane locked" not in before["blue"]  # a seat that has left has no lane to open
+    state, _ = play(start, roll(4), move(0))  # red captures green: red's lane opens
+    after = facts(state)
+    assert "lane open" in after["red"] and "lane locked" not in after["red"]
+    assert "lane locked" in after["green"]
+    classic = facts(load(rules="classic"))
+    assert not any("lane" in fact for seat in classic.values() for fact in seat)
 
 
 def test_rule07_a_locked_lane_cannot_be_written_in_the_notation():

@@ -147,7 +147,7 @@ class SeatView(NamedTuple):
 
     colour: str
     status: str  # "playing", "finished", "resting", "quit" or "eliminated"
-    facts: tuple[str, ...]  # short facts: "2/4 home", "timeouts 1/5", "lane open"
+    facts: tuple[str, ...]  # short facts: "2/4 home", "timeouts 1/5", "lane locked"
     team: str | None = None  # a team's name when seats play in teams
 
 

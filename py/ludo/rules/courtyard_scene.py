@@ -93,6 +93,10 @@ def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
             facts.append(f"timeouts {state.timeouts[ci]}/5")
         if rules.capture_to_unlock and colour in state.unlocked:
             facts.append("lane open")
+        elif rules.capture_to_unlock and not out:
+            # the board's lock is drawn (hidden from a screen reader): the facts say it too,
+            # so nobody has to infer a locked lane from "lane open" being absent
+            facts.append("lane locked")
         status = out or ("finished" if home == 4 else "playing")
         views.append(SeatView(colour, status, tuple(facts)))
     return tuple(views)
