@@ -118,3 +118,15 @@ def test_classic_timeouts_and_quit_work_as_in_courtyard():
     assert kinds(events) == ["timeout", "eliminated", "turn"]
     state, events = apply(state, quit_seat("blue"))
     assert js(state)["out"] == {"red": "eliminated", "blue": "quit"}
+
+
+def test_classic_rules_page_says_everything_else_is_as_in_courtyard():
+    # Classic's rules page is one paragraph: its two differences, then what it shares with
+    # Courtyard, leaving the game included (it named neither the turn order nor quitting)
+    from ludo import rules_for
+
+    lead = rules_for("classic").help.lead
+    assert "only on a 6" in lead and "open from the start" in lead
+    for shared in ("turn order", "extra rolls", "a 6 with no move", "three sixes", "captures",
+                   "safe squares", "exact finish", "turn clock", "quitting", "Home"):
+        assert shared in lead, shared

@@ -289,7 +289,8 @@ COURTYARD_HELP = Help(
 
 CLASSIC_HELP = Help(
     lead="The rules most people grew up with: a token leaves the yard only on a 6, and home "
-         "lanes are open from the start. Extra rolls, three sixes, captures, safe squares, the "
-         "turn clock and the exact finish are as in Courtyard.",
+         "lanes are open from the start. Everything else is as in Courtyard: the turn order, "
+         "extra rolls (a 6 with no move too), three sixes, captures, safe squares, the exact "
+         "finish, the turn clock, and quitting or going Home.",
     rules=(),
 )
