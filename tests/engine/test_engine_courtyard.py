@@ -309,6 +309,19 @@ def test_rule05_captured_tokens_must_enter_again():
     assert kinds(events) == ["rolled", "no_move", "turn"]
 
 
+def test_rule05_a_capture_of_several_tokens_is_told_with_their_count_and_owner():
+    captured = {"type": "captured", "seat": "red", "square": 5,
+                "victims": [["green", 0], ["green", 2]]}
+    assert describe("courtyard", captured, {}) == \
+        "Red captured 2 of Green's tokens: back to the yard."
+    # a named player's colour is in brackets already: it read "Bo (green) (2 tokens)"
+    assert describe("courtyard", captured, {"red": "Ada", "green": "Bo"}) == \
+        "Ada (red) captured 2 of Bo (green)'s tokens: back to the yard."
+    one = dict(captured, victims=[["green", 1]])
+    assert describe("courtyard", one, {"green": "Bo"}) == \
+        "Red captured Bo (green): back to the yard."
+
+
 # --- Rule 6: eight safe squares ----------------------------------------------------------------
 
 

@@ -208,9 +208,13 @@ def describe(event: Event, names: Names) -> str | None:
         victims: dict[str, int] = {}
         for colour, _ in event["victims"]:
             victims[colour] = victims.get(colour, 0) + 1
-        told = join_names([c for c in victims], names) if len(victims) > 1 else \
-            name_of(next(iter(victims)), names) + (
-                f" ({next(iter(victims.values()))} tokens)" if sum(victims.values()) > 1 else "")
+        first, count = next(iter(victims.items()))  # a capture has at least one victim
+        if len(victims) > 1:
+            told = join_names(list(victims), names)
+        elif count > 1:  # not "Bo (green) (2 tokens)": a count after the name's own brackets
+            told = f"{count} of {name_of(first, names)}'s tokens"
+        else:
+            told = name_of(first, names)
         return f"{who} captured {told}: back to the yard."
     if kind == "unlocked":
         return f"{who}'s home lane is open."
