@@ -63,6 +63,17 @@ def test_classic_notation_requires_every_lane_open():
         classic(unlocked=["red"])
 
 
+@pytest.mark.parametrize(("colour", "past"), [("red", 51), ("green", 12), ("yellow", 25),
+                                               ("blue", 38)])
+def test_classic_notation_refuses_a_token_past_its_open_entrance(colour, past):
+    # every lane is open from the start, so a token turns in at its entrance and never stands
+    # on the square after it; read, it would have gone round another lap
+    with pytest.raises(NotationError, match=rf"^tokens\.{colour}\[1\]: .*never stands on "
+                                            rf"square {past}"):
+        classic(turn=colour, tokens={colour: [Y, past, Y, Y]})
+    assert toks(load(turn=colour, tokens={colour: [Y, past, Y, Y]}), colour)[1] == past
+
+
 def test_classic_extra_rolls_six_capture_home_and_only_one_when_combined():
     state, events = play(classic(tokens={"red": [10, Y, Y, Y], "green": [16, Y, Y, Y]}),
                          roll(6), move(0))

@@ -812,6 +812,16 @@ class _PositionReader:
                 if p >= LANE_FIRST and colour not in unlocked:
                     raise NotationError(f"{name}[{i}]", f"{colour}'s home lane is still locked")
             tokens[COLOUR_INDEX[colour]] = places
+            if not self.rules.capture_to_unlock:
+                # a lane open from the start takes every token in at its entrance, so none
+                # stands on the square just past it (a locked lane's lap): play never reaches it
+                entrance = ENTRANCE_SQUARES[COLOUR_INDEX[colour]]
+                past = (entrance + 1) % TRACK_LENGTH
+                if past in places:
+                    raise NotationError(
+                        f"{name}[{places.index(past)}]",
+                        f"a {colour} token never stands on square {past} in {self.rules.title}: "
+                        f"its home lane is open, so it turns in at square {entrance}")
         # a token landing on an ordinary square captures every opponent there, so two colours
         # can share only the eight safe squares
         owner: dict[int, str] = {}
