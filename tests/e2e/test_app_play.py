@@ -482,6 +482,31 @@ def test_corrupted_save_offers_a_new_game(browser: Browser, server_url: str) -> 
         page.context.close()
 
 
+def test_the_quit_dialog_keeps_up_with_a_game_that_goes_on(browser: Browser,
+                                                            server_url: str) -> None:
+    """The quit dialog left open while the clock plays on (seed review 5c): a seat eliminated
+    meanwhile leaves its list, and its words become the two-left ones; a game won meanwhile
+    closes it, under the winner dialog (it stayed open there, and confirming it did nothing)."""
+    page = _new_page(browser, server_url + "?turn_seconds=1&auto_delay=0")
+    try:
+        start_game(page, ["red", "green", "blue"], timer=True)
+        page.click("#btn-quit")
+        page.locator("#dlg-quit").wait_for(state="visible")
+        assert "continue" in page.inner_text("#quit-text")
+        page.wait_for_function("Object.values(JSON.parse(window.ludo.position()).out)"
+                               ".includes('eliminated')", timeout=40_000)
+        gone = ("red", "green", "yellow", "blue")[position(page).out.index("eliminated")]
+        page.wait_for_function(
+            "s => ![...document.querySelectorAll('#quit-seat option')].some(o => o.value === s)",
+            arg=gone, timeout=5_000)
+        assert page.evaluate("document.getElementById('dlg-quit').open")
+        assert "Only one player would be left" in page.inner_text("#quit-text")
+        page.locator("#dlg-winner").wait_for(state="visible", timeout=40_000)
+        assert not page.evaluate("document.getElementById('dlg-quit').open")
+    finally:
+        page.context.close()
+
+
 def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str) -> None:
     page = _new_page(browser, server_url + "?turn_seconds=1&auto_delay=0")
     try:

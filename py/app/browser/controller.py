@@ -327,6 +327,7 @@ class Controller:
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
                                self.prompt(), self.die.state(), self.picker)
+        self.refresh_quit()
         self.tick()
 
     def person_choices(self) -> list[Choice]:
@@ -569,6 +570,19 @@ class Controller:
                       "is nothing to quit. Home leaves the table.")
             return
         self.screen.show_quit(t)
+
+    def refresh_quit(self) -> None:
+        """The quit dialog, open while the game goes on (the clock, computers, online
+        players), says what is true now. Its words were fixed when it opened: a seat eliminated
+        meanwhile still counted among those who continue, and a game won meanwhile had its
+        winner dialog opened over it, where confirming the quit did nothing."""
+        t = self.table
+        if not el("dlg-quit").open or t is None:
+            return
+        if t.over or not t.quitters():
+            close_dialog("quit")  # nothing left to quit (the winner dialog follows)
+        else:
+            self.screen.fill_quit(t, str(el("quit-seat").value))
 
     def tell(self, text: str) -> None:
         """Why a button did nothing: over the board, and to a screen reader."""

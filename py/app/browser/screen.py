@@ -451,22 +451,31 @@ class Screen:
             return str(movable[current].dataset.piece)
         return None
 
-    @staticmethod
-    def show_quit(table: Table) -> None:
+    def show_quit(self, table: Table) -> None:
         """Who may leave: the local people's seats (the one to act first); one is named."""
+        self.drawn.pop("quit-seat", None)  # the seat to act chosen anew, whatever was before
+        self.fill_quit(table, None)
+        open_dialog("quit")  # the focus on "Keep playing" (autofocus), not the seat list
+
+    def fill_quit(self, table: Table, chosen: str | None) -> None:
+        """The quit dialog's seats and words as ``table`` is now, ``chosen`` kept chosen while
+        it may still leave. Only what changed is written, so a seat list in use keeps the
+        focus while the dialog is kept up to date (``Controller.refresh_quit``)."""
         seats = table.quitters()
-        default = table.seat_to_act if table.seat_to_act in seats else seats[0]
-        el("quit-seat").innerHTML = panel.quit_options_html(table, seats, default)
+        default = chosen if chosen in seats else \
+            table.seat_to_act if table.seat_to_act in seats else seats[0]
+        self._write("quit-seat", panel.quit_options_html(table, seats, default))
         leave = table.leave
         # one seat is named; a leave that ends the match for everybody (Gilgiti) names none
         named = len(seats) == 1 and not leave.ends_match
         el("quit-seat-row").hidden = len(seats) == 1 or leave.ends_match
         el("quit-who").hidden = not named
-        el("quit-who").textContent = f"{table.name(seats[0])} leaves the game." if named else ""
-        el("quit-title").textContent = leave.title
-        el("quit-text").textContent = panel.quit_text(table)
-        el("quit-confirm").textContent = leave.button
-        open_dialog("quit")  # the focus on "Keep playing" (autofocus), not the seat list
+        for element_id, text in (
+                ("quit-who", f"{table.name(seats[0])} leaves the game." if named else ""),
+                ("quit-title", leave.title), ("quit-text", panel.quit_text(table)),
+                ("quit-confirm", leave.button)):
+            if str(el(element_id).textContent) != text:
+                el(element_id).textContent = text
 
     @staticmethod
     def show_replace(table: Table) -> None:
