@@ -68,6 +68,27 @@ def _key_key(role: str, room: str) -> str:
 
 OTHER_HOST = ("This link names a different host for this room than the link you joined by; "
               "ask the host for the link again.")
+# A room link whose room id or host fingerprint is malformed: most often cut off when it was
+# copied or typed (a chat app wrapping it, a QR code read in part), not an old version's link
+DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
+                "ask the host to send it again.")
+
+
+def damaged_link(fragment: str) -> bool:
+    """Whether a ``#room=`` fragment cannot be a room link as made: a room id that is not one,
+    or a ``host`` part that is not a fingerprint. A link without any ``host`` part is an older
+    version's (net.hostkey.OLD_LINK), told apart from this."""
+    from net.hostkey import is_fingerprint
+    from net.signalling import is_room_id
+
+    text = fragment.removeprefix("#").removeprefix("room=")
+    room, _, rest = text.partition("&")
+    if not is_room_id(room):
+        return True
+    hosts = [value for name, _, value in (part.partition("=") for part in rest.split("&"))
+             if name == "host"]
+    return any(not is_fingerprint(value) for value in hosts) or (
+        bool(rest) and not hosts)
 
 
 def room_link(room: str, fingerprint: str) -> str:
@@ -591,27 +612,33 @@ class OnlineController(Controller):
             from net.signalling import is_room_id
 
             room, fingerprint = parse_fragment(page)
-            if is_room_id(room):
-                if self.online is None or self.online.id != room:
-                    session = _load(SESSION_KEY)
-                    role = str(session.get("role")) if isinstance(session, dict) and \
-                        session.get("room") == room else "guest"
-                    if role == "guest":
-                        # the fingerprint of the link this device first joined by holds: a
-                        # link naming another key for the same room is refused, not obeyed
-                        known = _guest_fingerprint(room)
-                        if known is not None and fingerprint is not None \
-                                and known != fingerprint:
-                            self.show_refused_link(OTHER_HOST)
-                            return
-                        fingerprint = known or fingerprint
-                        if fingerprint is None:
-                            self.show_refused_link(OLD_LINK)
-                            return
-                    self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
-                    return
-                self.show_room()
+            if not is_room_id(room):
+                # said, not dropped silently at Home: the friend would not know why
+                self.show_refused_link(DAMAGED_LINK)
                 return
+            if self.online is None or self.online.id != room:
+                session = _load(SESSION_KEY)
+                role = str(session.get("role")) if isinstance(session, dict) and \
+                    session.get("room") == room else "guest"
+                if role == "guest":
+                    # the fingerprint of the link this device first joined by holds: a
+                    # link naming another key for the same room is refused, not obeyed
+                    known = _guest_fingerprint(room)
+                    if known is not None and fingerprint is not None \
+                            and known != fingerprint:
+                        self.show_refused_link(OTHER_HOST)
+                        return
+                    if known is None and damaged_link(page):
+                        self.show_refused_link(DAMAGED_LINK)
+                        return
+                    fingerprint = known or fingerprint
+                    if fingerprint is None:
+                        self.show_refused_link(OLD_LINK)
+                        return
+                self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
+                return
+            self.show_room()
+            return
         el("screen-room").hidden = True
         super().route()
 
