@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser
-from test_online import PARAMS, facts, open_page
+from test_online import PARAMS, create_room, facts, join, open_page
 from test_online import pytestmark as online_marks
 
 pytestmark = online_marks
@@ -36,3 +36,23 @@ def test_a_damaged_room_link_says_so_instead_of_dropping_the_friend_at_home(
     page.wait_for_selector("#screen-home:not([hidden])")
     assert page.errors == []
 
+
+def test_a_host_that_closes_its_room_before_the_match_tells_the_guests(
+        browser: Browser, server_url: str) -> None:
+    # The host's "closed" went out as its peer connections closed, and was lost with them: the
+    # guests waited "for the host" for good, their seat buttons live.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "yellow": "online"})
+    seated = join(browser, link, "Bo", "green")
+    looking = open_page(browser, link.replace("/#", f"/{PARAMS}#", 1))
+    looking.wait_for_selector("#screen-room:not([hidden]) button.take[data-seat='yellow']")
+    host.click("#btn-room-leave")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    for guest in (seated, looking):
+        guest.wait_for_function(
+            "document.getElementById('room-status').textContent"
+            " === 'From the host: The host closed the room.'", timeout=15_000)
+        assert guest.is_hidden("#room-join")
+        assert guest.inner_text("#room-hint") == "Leave the room to go back to Home."
+        assert guest.locator("button.take:not([disabled])").count() == 0
+    assert host.errors == [] and seated.errors == [] and looking.errors == []

@@ -70,6 +70,8 @@ OTHER_HOST = ("This link names a different host for this room than the link you 
               "ask the host for the link again.")
 # A room link whose room id or host fingerprint is malformed: most often cut off when it was
 # copied or typed (a chat app wrapping it, a QR code read in part), not an old version's link
+# How long a host that closes its room keeps the connections for its "closed" to go out
+CLOSED_LINGER_MS = 1500
 DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
                 "ask the host to send it again.")
 
@@ -298,11 +300,20 @@ class Online:
         self.transport.stop()
         self.status = "This room is open in another tab of this browser."
 
-    def leave(self) -> None:
+    def leave(self, linger_ms: int = 0) -> None:
+        """Let go of the room. ``linger_ms``: keep its connections that long first, so that
+        what was just sent (the host's ``closed``) reaches the guests: closing a peer
+        connection at once drops what its data channel has not sent yet, and the guests
+        went on "Waiting for the host." for good. Nothing heard meanwhile changes anything."""
         if self.save_timer is not None:  # nothing may write the room back after this
             self.save_timer.cancel()
             self.save_timer = None
-        self.transport.stop()
+        self.suspended = True  # (no save, no status from here on)
+        self.room.on_change = lambda what: None
+        if linger_ms > 0:
+            Timeout(self.transport.stop, linger_ms)
+        else:
+            self.transport.stop()
         storage.remove(SESSION_KEY)
         if self.role == "guest" or self.room.table is None or self.room.table.over:
             storage.remove(_room_key(self.role, self.id))
@@ -477,9 +488,9 @@ class OnlineController(Controller):
                 return
         self.show_room()
 
-    def close_room(self) -> None:
+    def close_room(self, linger_ms: int = 0) -> None:
         if self.online is not None:
-            self.online.leave()
+            self.online.leave(linger_ms)
             self.online = None
             self.screen.bottom_left = None
             self.auto.cancel()
@@ -739,6 +750,8 @@ class OnlineController(Controller):
         status = o.status if bool(window.navigator.onLine) else OFFLINE
         if not host and room.problem:
             status = room.problem
+        elif not host and room.closed:  # for good: not "Waiting for the host."
+            status = room.closed
         elif not host and not room.connected:
             status = o.guest_waiting()
         set_text("room-status", status)
@@ -757,11 +770,15 @@ class OnlineController(Controller):
                 lobby, {}, host, you, room.connected_seats() if host else room.here)
         started = lobby is not None and lobby["started"]
         el("room-title").textContent = "Your online room" if host else "Join the online room"
-        el("room-join").hidden = host or started or lobby is None
+        el("room-join").hidden = host or started or lobby is None or bool(room.closed)
         el("btn-room-start").hidden = not host or started
         el("btn-room-start").disabled = not (host and room.ready())
         el("btn-room-table").hidden = room.table is None
-        if not host and lobby is not None and not started:
+        if not host and room.closed:
+            el("room-hint").textContent = "Leave the room to go back to Home."
+            for button in el("room-seats").querySelectorAll("button.take"):
+                button.disabled = True
+        elif not host and lobby is not None and not started:
             if you is not None:
                 el("room-hint").textContent = "You have a seat. The host starts the match " \
                                               "when every seat is taken."
@@ -830,9 +847,11 @@ class OnlineController(Controller):
 
     def on_room_leave(self, event: Any) -> None:
         o = self.online
+        linger_ms = 0
         if o is not None and o.role == "host" and o.room.table is None:
             o.room.close("The host closed the room.")
-        self.close_room()
+            linger_ms = CLOSED_LINGER_MS
+        self.close_room(linger_ms)
         window.history.replaceState(None, "", "#home")
         self.route()
 
