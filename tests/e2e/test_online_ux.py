@@ -5,13 +5,23 @@ joining by its link)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser
-from test_online import PARAMS, create_room, facts, join, open_page
+from test_online import PARAMS, create_room, facts, join, open_page, play_to_end, start
 from test_online import pytestmark as online_marks
+
+from server.testing import end_process, free_port
 
 pytestmark = online_marks
 
+ROOT = Path(__file__).resolve().parents[2]
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 FINGERPRINT = "A" * 22
 
@@ -56,3 +66,62 @@ def test_a_host_that_closes_its_room_before_the_match_tells_the_guests(
         assert guest.inner_text("#room-hint") == "Leave the room to go back to Home."
         assert guest.locator("button.take:not([disabled])").count() == 0
     assert host.errors == [] and seated.errors == [] and looking.errors == []
+
+
+def _serve(port: int) -> subprocess.Popen[bytes]:
+    """`python -m server` on ``port``, the game and its signalling helper, up when this returns
+    (a server of this test's own: it is stopped and started again on the same port)."""
+    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=dict(
+        os.environ, HOST="127.0.0.1", PORT=str(port)), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/manifest.webmanifest", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    end_process(proc)
+    raise AssertionError("the server did not start")
+
+
+def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Browser) -> None:
+    # With the helper gone mid-game the host's status line said "Connection to the room lost;
+    # trying again…" and "Connecting…" in turn, every few seconds, while the match played on
+    # over the open links; and a guest that reloaded then was told the host had been away.
+    port = free_port()
+    server = _serve(port)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        host, link = create_room(browser, base, {"red": "human", "yellow": "online"})
+        guest = join(browser, link, "Yusuf", "yellow")
+        start(host, [guest])
+        play_to_end(host, [host, guest], max_actions=4)
+        host.evaluate("""() => { window.said = []; const box =
+            document.getElementById('online-status'); new MutationObserver(() =>
+            window.said.push(box.textContent)).observe(box, {childList: true,
+            characterData: true, subtree: true}); }""")
+        end_process(server)
+        host.wait_for_function("document.getElementById('online-status').textContent"
+                               ".startsWith(\"The room's server cannot be reached\")")
+        assert "Players already connected play on" in host.inner_text("#online-status")
+        # the match goes on without the helper, and the words stand still through its retries
+        version = facts(host)["version"]
+        play_to_end(host, [host, guest], version=version + 4, limit_s=60)
+        host.wait_for_timeout(4_000)  # the helper is tried again 1, 2 and 4 s apart
+        said = host.evaluate("window.said")
+        assert len(set(said)) == 1, said
+        assert guest.inner_text("#online-status") == "Connected to the host."
+        # a guest that reloads now cannot call its host: the helper is what is missing
+        guest.reload()
+        guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+        guest.wait_for_function("document.getElementById('room-status').textContent"
+                                " === \"The room's server cannot be reached; trying again…\"")
+        guest.wait_for_timeout(11_000)  # past "the host has been away 10 s"
+        assert guest.inner_text("#room-status") == \
+            "The room's server cannot be reached; trying again…"
+        # the helper back, the guest is back at the table
+        server = _serve(port)
+        guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=90_000)
+        assert host.errors == [] and guest.errors == []
+    finally:
+        end_process(server)

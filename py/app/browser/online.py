@@ -70,6 +70,11 @@ OTHER_HOST = ("This link names a different host for this room than the link you 
               "ask the host for the link again.")
 # A room link whose room id or host fingerprint is malformed: most often cut off when it was
 # copied or typed (a chat app wrapping it, a QR code read in part), not an old version's link
+# The signalling helper cannot be reached: a guest not connected to its host cannot call it
+# (nor can anybody join), but links already open do not need the helper and play on
+SERVER_LOST = "The room's server cannot be reached; trying again…"
+SERVER_LOST_HOST = ("The room's server cannot be reached; trying again… Players already "
+                    "connected play on; nobody else can join until it is back.")
 # How long a host that closes its room keeps the connections for its "closed" to go out
 CLOSED_LINGER_MS = 1500
 DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
@@ -141,6 +146,7 @@ class Online:
             raise ValueError("a guest's room needs the host key's fingerprint")
         self.fingerprint: str = fingerprint
         self.status = "Connecting…"
+        self.server_lost = False  # the signalling helper cannot be reached (on_state)
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
@@ -176,12 +182,19 @@ class Online:
         self.ctl.draw_room()
 
     def on_state(self, state: str) -> None:
-        words = {"connecting": "Connecting…", "closed": "Connection to the room lost; "
-                 "trying again…", "no-host": "Waiting for the host."}
+        """The signalling connection's state, in words. Once lost, its words stay until it
+        is back: each new try ("Connecting…") is not said, or the status line (a live
+        region) would alternate every few seconds while the helper is down."""
+        words = {"connecting": "Connecting…", "closed": SERVER_LOST_HOST
+                 if self.role == "host" else SERVER_LOST, "no-host": "Waiting for the host."}
         if state == "joined":
+            self.server_lost = False
             self.status = "Waiting for the host." if self.role == "guest" and \
                 not self.room.connected else "Connected."
+        elif state == "connecting" and self.server_lost:
+            pass
         else:
+            self.server_lost = state == "closed"
             self.status = words.get(state, state)
         if not bool(window.navigator.onLine):
             self.status = OFFLINE
@@ -338,7 +351,9 @@ class Online:
         if not bool(window.navigator.onLine):
             return OFFLINE
         away = self.room.host_away(now_ms())
-        return self.status if away is None else roomview.host_away_text(away)
+        if away is None or self.server_lost:  # the host may well be there: the helper is not
+            return self.status
+        return roomview.host_away_text(away)
 
     def status_line(self) -> str:
         room, t = self.room, self.room.table
