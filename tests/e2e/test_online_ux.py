@@ -125,3 +125,28 @@ def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Brows
         assert host.errors == [] and guest.errors == []
     finally:
         end_process(server)
+
+
+@pytest.mark.parametrize("leaver", ["guest", "host"])
+def test_an_online_winner_is_not_offered_a_rematch_that_only_goes_home(
+        browser: Browser, server_url: str, leaver: str) -> None:
+    # The winner's dialog asked "Play again with the same seats?" and offered Rematch, which
+    # online only went Home: a match is a room, and a rematch needs a new room and link.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    play_to_end(host, [host, guest], max_actions=2)
+    quitter, winner = (guest, host) if leaver == "guest" else (host, guest)
+    quitter.click("#btn-quit")
+    quitter.click("#dlg-quit button[value='confirm']")
+    winner.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    text = winner.inner_text("#winner-text")
+    assert "Play again with the same seats" not in text, text
+    assert text.endswith("To play again, start a new room from Home and send your friends its "
+                         "link." if leaver == "guest" else
+                         "To play again, ask the host for the link of a new room."), text
+    assert winner.is_hidden("#winner-rematch")
+    assert winner.evaluate("document.activeElement.id") == "winner-home"
+    winner.keyboard.press("Enter")
+    winner.wait_for_selector("#screen-home:not([hidden])")
+    assert host.errors == [] and guest.errors == []

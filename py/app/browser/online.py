@@ -75,6 +75,9 @@ OTHER_HOST = ("This link names a different host for this room than the link you 
 SERVER_LOST = "The room's server cannot be reached; trying again…"
 SERVER_LOST_HOST = ("The room's server cannot be reached; trying again… Players already "
                     "connected play on; nobody else can join until it is back.")
+# An online match's winner dialog: a rematch is a new room, with a new link
+REMATCH_HOST = "To play again, start a new room from Home and send your friends its link."
+REMATCH_GUEST = "To play again, ask the host for the link of a new room."
 # How long a host that closes its room keeps the connections for its "closed" to go out
 CLOSED_LINGER_MS = 1500
 DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
@@ -616,6 +619,22 @@ class OnlineController(Controller):
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
         self.schedule()
+
+    def show_winner(self) -> None:
+        """The winner's dialog. Online its Rematch only went Home (a match is a room, and a
+        rematch is a new room with a new link): the button is hidden and the words say how
+        to play again instead of asking "Play again with the same seats?"."""
+        super().show_winner()
+        o = self.online
+        online = o is not None and o.playing
+        el("winner-rematch").hidden = online
+        if not online or not el("dlg-winner").open:
+            return
+        text = str(el("winner-text").textContent)
+        for ask in (" Play again with the same seats?", " Play again with the same seats."):
+            text = text.removesuffix(ask)
+        el("winner-text").textContent = text + " " + (
+            REMATCH_HOST if o is not None and o.role == "host" else REMATCH_GUEST)
 
     def end_by_leaving(self, notice: str) -> None:
         """A player's leaving ended the match for everybody (the rule set's
