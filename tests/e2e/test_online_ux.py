@@ -150,3 +150,30 @@ def test_an_online_winner_is_not_offered_a_rematch_that_only_goes_home(
     winner.keyboard.press("Enter")
     winner.wait_for_selector("#screen-home:not([hidden])")
     assert host.errors == [] and guest.errors == []
+
+
+def test_the_lobby_names_the_game_tells_the_host_who_came_and_who_left(
+        browser: Browser, server_url: str) -> None:
+    # A friend opening the link was not told which game it was; the host's screen reader heard
+    # nobody arrive, and the hints kept saying "when every seat is taken" once every seat was;
+    # a guest that left stayed "(here)" on the other guests' screens.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "yellow": "online", "blue": "easy"},
+                             rules="gilgiti")
+    teams = "Game: Gilgiti, 4 players, Teams: Red + Yellow vs Green + Blue."
+    assert host.inner_text("#room-game") == teams
+    bo = join(browser, link, "Bo", "green")
+    assert bo.inner_text("#room-game") == teams
+    host.wait_for_function("document.getElementById('announcer').textContent"
+                           " === 'Bo (green) took a seat.'")
+    yusuf = join(browser, link, "Yusuf", "yellow")
+    host.wait_for_function("document.getElementById('announcer').textContent === 'Yusuf"
+                           " (yellow) took a seat. Every online seat is taken: you can start"
+                           " the match.'")
+    assert host.inner_text("#room-hint") == "Every online seat is taken: start the match."
+    bo.wait_for_function("document.getElementById('room-hint').textContent === 'You have a"
+                         " seat. Every seat is taken: the host starts the match.'")
+    yusuf.click("#btn-room-leave")
+    yusuf.wait_for_selector("#screen-home:not([hidden])")
+    bo.wait_for_selector("#room-seats li[data-seat='yellow'] >> text=(away)")
+    assert host.errors == [] and bo.errors == [] and yusuf.errors == []

@@ -150,6 +150,7 @@ class Online:
         self.fingerprint: str = fingerprint
         self.status = "Connecting…"
         self.server_lost = False  # the signalling helper cannot be reached (on_state)
+        self.seats_told: dict[str, str] | None = None  # the holders last told of (a host)
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
@@ -718,6 +719,7 @@ class OnlineController(Controller):
             el(hidden).hidden = True
         el("room-seats").innerHTML = ""
         el("room-hint").textContent = ""
+        set_text("room-game", "")
         self.screen.announce(message)
 
     def draw(self) -> None:
@@ -803,6 +805,13 @@ class OnlineController(Controller):
             el("room-seats").innerHTML = roomview.lobby_html(
                 lobby, {}, host, you, room.connected_seats() if host else room.here)
         started = lobby is not None and lobby["started"]
+        set_text("room-game", roomview.game_line(lobby) if lobby is not None else "")
+        if host and lobby is not None and not started and o.seats_told is not None:
+            # the host's screen reader hears friends arrive (the list changes silently);
+            # not the seats a restored room already had
+            self.screen.announce(" ".join(roomview.seat_news(o.seats_told, lobby)))
+        if lobby is not None:
+            o.seats_told = {row["seat"]: row["name"] for row in lobby["seats"] if row["taken"]}
         el("room-title").textContent = "Your online room" if host else "Join the online room"
         el("room-join").hidden = host or started or lobby is None or bool(room.closed)
         el("btn-room-start").hidden = not host or started
@@ -812,17 +821,9 @@ class OnlineController(Controller):
             el("room-hint").textContent = "Leave the room to go back to Home."
             for button in el("room-seats").querySelectorAll("button.take"):
                 button.disabled = True
-        elif not host and lobby is not None and not started:
-            if you is not None:
-                el("room-hint").textContent = "You have a seat. The host starts the match " \
-                                              "when every seat is taken."
-            elif room.watching:
-                el("room-hint").textContent = "You are watching."
-            else:
-                el("room-hint").textContent = "Pick a free seat and enter your name, or watch."
-        elif host and not started:
-            el("room-hint").textContent = "Send the link to your friends. Start the match " \
-                                          "when every online seat is taken."
+        elif lobby is not None and not started:
+            el("room-hint").textContent = roomview.lobby_hint(
+                lobby, host, you, not host and bool(room.watching))
         else:
             el("room-hint").textContent = ""
 
