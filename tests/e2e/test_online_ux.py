@@ -177,3 +177,27 @@ def test_the_lobby_names_the_game_tells_the_host_who_came_and_who_left(
     yusuf.wait_for_selector("#screen-home:not([hidden])")
     bo.wait_for_selector("#room-seats li[data-seat='yellow'] >> text=(away)")
     assert host.errors == [] and bo.errors == [] and yusuf.errors == []
+
+
+def test_a_seat_taken_by_keyboard_keeps_the_focus_and_is_announced(
+        browser: Browser, server_url: str) -> None:
+    # Taking a seat with Enter drew the seats anew: the focus fell to the top of the page, and
+    # nothing told a screen reader that the seat was taken.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "blue": "online"})
+    guest = open_page(browser, link.replace("/#", f"/{PARAMS}#", 1))
+    guest.wait_for_selector("#screen-room:not([hidden]) button.take[data-seat='blue']")
+    guest.focus("#room-name")
+    guest.keyboard.type("Bea")
+    for _ in range(3):  # past Just watch and green's button, to blue's
+        guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.dataset.seat") == "blue"
+    guest.keyboard.press("Enter")
+    guest.wait_for_function("JSON.parse(window.ludo.online()).seat === 'blue'")
+    guest.wait_for_function("document.getElementById('announcer').textContent"
+                            " === 'You have the blue seat.'")
+    assert guest.evaluate("document.activeElement.id") == "room-hint"
+    # from there Tab goes on through the room screen, not from the top of the page
+    guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.id") == "room-name"
+    assert host.errors == [] and guest.errors == []

@@ -151,6 +151,7 @@ class Online:
         self.status = "Connecting…"
         self.server_lost = False  # the signalling helper cannot be reached (on_state)
         self.seats_told: dict[str, str] | None = None  # the holders last told of (a host)
+        self.seat_told: str | None = None  # the guest's own seat, last told of
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
@@ -802,8 +803,27 @@ class OnlineController(Controller):
         lobby = room.lobby_fields() if host else room.lobby
         you = o.own_seat() if not host else None
         if lobby is not None:
-            el("room-seats").innerHTML = roomview.lobby_html(
+            seats = el("room-seats")
+            focused = document.activeElement
+            held = None if is_none(focused) or not seats.contains(focused) else \
+                str(focused.dataset.seat or "")
+            if held is not None and not held.isalpha():  # (a colour, put in a selector below)
+                held = ""
+            seats.innerHTML = roomview.lobby_html(
                 lobby, {}, host, you, room.connected_seats() if host else room.here)
+            if held is not None:
+                # the focused seat button was drawn anew: a keyboard user keeps their place
+                # (its seat's button, or the hint once it says "Your seat" and is disabled),
+                # instead of falling to the top of the page
+                again = seats.querySelector(f"button.take[data-seat='{held}']:not([disabled])")
+                target = el("room-hint") if is_none(again) else again
+                if is_none(again):
+                    target.setAttribute("tabindex", "-1")
+                target.focus()
+        if not host and you is not None and you != o.seat_told:
+            # the guest's own seat, confirmed by the host: said, as the hint changes silently
+            self.screen.announce(f"You have the {you} seat.")
+        o.seat_told = you
         started = lobby is not None and lobby["started"]
         set_text("room-game", roomview.game_line(lobby) if lobby is not None else "")
         if host and lobby is not None and not started and o.seats_told is not None:
