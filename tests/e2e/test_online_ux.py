@@ -201,3 +201,17 @@ def test_a_seat_taken_by_keyboard_keeps_the_focus_and_is_announced(
     guest.keyboard.press("Tab")
     assert guest.evaluate("document.activeElement.id") == "room-name"
     assert host.errors == [] and guest.errors == []
+
+
+def test_a_spectator_is_told_it_is_watching(browser: Browser, server_url: str) -> None:
+    # A friend who opened the link of a full, running room saw a table like a player's whose
+    # turn never came, and "Connected to the host." as if it had a seat.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    watcher = join(browser, link, None)
+    watcher.wait_for_selector("#screen-table:not([hidden])")
+    watcher.wait_for_function("document.getElementById('online-status').textContent"
+                              " === 'You are watching: connected to the host.'")
+    assert guest.inner_text("#online-status") == "Connected to the host."
+    assert host.errors == [] and guest.errors == [] and watcher.errors == []

@@ -377,7 +377,11 @@ class Online:
                     and s != self.own_seat() and self.role == "host" and s not in here]
             if away:
                 return "Away: " + ", ".join(t.name(s) for s in away) + " (the clock runs)."
-        return self.status if self.role == "host" else "Connected to the host."
+        if self.role == "host":
+            return self.status
+        # a spectator's table looks like a player's whose turn never comes: said once, here
+        return "Connected to the host." if self.own_seat() is not None else \
+            "You are watching: connected to the host."
 
     def dice_html(self) -> str:
         t = self.room.table
