@@ -194,12 +194,14 @@ def lobby_hint(lobby: Mapping[str, Any], host: bool, you: str | None, watching: 
 
 
 def seat_news(before: Mapping[str, str], lobby: Mapping[str, Any]) -> list[str]:
-    """What the host is told as friends take seats (its screen reader heard nothing):
-    ``before`` is the holders' names by seat at the last telling."""
+    """What the host is told as friends take seats or give them back (its screen reader
+    heard nothing): ``before`` is the holders' names by seat at the last telling."""
     told = []
     for row in lobby["seats"]:
         if row["kind"] == "online" and row["taken"] and row["seat"] not in before:
             told.append(f"{row['name']} ({row['seat']}) took a seat.")
+        elif row["kind"] == "online" and not row["taken"] and row["seat"] in before:
+            told.append(f"{before[row['seat']]} ({row['seat']}) left their seat.")
     online, taken = online_seats(lobby)
     if told and len(taken) == len(online):
         told.append("Every online seat is taken: you can start the match.")

@@ -58,3 +58,9 @@ def test_a_seat_whose_friend_left_shows_away_after_the_lobby_said_here() -> None
     seen = lobby(taken=("yellow",), here=("yellow",))
     assert "(away)" in lobby_html(seen, {}, False, None, connected=[])
     assert "(here)" in lobby_html(seen, {}, False, None, connected=["yellow"])
+
+
+def test_the_host_is_told_when_a_friend_gives_a_seat_back() -> None:
+    three = ("red", "green", "yellow")
+    assert seat_news({"green": "Bo", "yellow": "Yusuf"}, lobby(seats=three, taken=("green",))) \
+        == ["Yusuf (yellow) left their seat."]

@@ -215,3 +215,21 @@ def test_a_spectator_is_told_it_is_watching(browser: Browser, server_url: str) -
                               " === 'You are watching: connected to the host.'")
     assert guest.inner_text("#online-status") == "Connected to the host."
     assert host.errors == [] and guest.errors == [] and watcher.errors == []
+
+
+def test_a_guest_that_leaves_the_room_before_the_match_gives_its_seat_back(
+        browser: Browser, server_url: str) -> None:
+    # "Leave the room" before the match kept the seat, shown "(away)": nobody else could take
+    # it, and the host could start a match whose clock would time it out.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    guest.click("#btn-room-leave")
+    guest.wait_for_selector("#screen-home:not([hidden])")
+    host.wait_for_selector("#room-seats li[data-seat='yellow'] >> text=waiting for a friend")
+    assert host.is_disabled("#btn-room-start")
+    assert host.inner_text("#announcer") == "Yusuf (yellow) left their seat."
+    # the seat is free for the next friend with the link
+    other = join(browser, link, "Bea", "yellow")
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    assert host.errors == [] and guest.errors == [] and other.errors == []

@@ -910,6 +910,12 @@ class OnlineController(Controller):
         if o is not None and o.role == "host" and o.room.table is None:
             o.room.close("The host closed the room.")
             linger_ms = CLOSED_LINGER_MS
+        elif o is not None and o.role == "guest" and o.room.connected and \
+                not o.room.started and o.room.seat is not None:
+            # leaving before the match gives the seat back (the host frees it on a watch),
+            # instead of holding it "away" until the match starts and its clock runs out
+            o.room.watch()
+            linger_ms = CLOSED_LINGER_MS
         self.close_room(linger_ms)
         window.history.replaceState(None, "", "#home")
         self.route()
