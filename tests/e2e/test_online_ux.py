@@ -61,7 +61,8 @@ def test_a_host_that_closes_its_room_before_the_match_tells_the_guests(
     for guest in (seated, looking):
         guest.wait_for_function(
             "document.getElementById('room-status').textContent"
-            " === 'From the host: The host closed the room.'", timeout=15_000)
+            " === 'From the host: the room is closed; ask for a new link to play.'",
+            timeout=15_000)
         assert guest.is_hidden("#room-join")
         assert guest.inner_text("#room-hint") == "Leave the room to go back to Home."
         assert guest.locator("button.take:not([disabled])").count() == 0

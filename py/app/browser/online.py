@@ -908,7 +908,7 @@ class OnlineController(Controller):
         o = self.online
         linger_ms = 0
         if o is not None and o.role == "host" and o.room.table is None:
-            o.room.close("The host closed the room.")
+            o.room.close("the room is closed; ask for a new link to play.")
             linger_ms = CLOSED_LINGER_MS
         elif o is not None and o.role == "guest" and o.room.connected and \
                 not o.room.started and o.room.seat is not None:
