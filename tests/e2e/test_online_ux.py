@@ -233,3 +233,16 @@ def test_a_guest_that_leaves_the_room_before_the_match_gives_its_seat_back(
     other = join(browser, link, "Bea", "yellow")
     host.wait_for_function("JSON.parse(window.ludo.online()).ready")
     assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_link_to_a_room_nobody_hosts_says_what_to_do_after_a_while(
+        browser: Browser, server_url: str) -> None:
+    # A link to a room whose host's game is not open (closed for good, or an old match) said
+    # "Waiting for the host." for ever, nothing more.
+    page = open_page(browser, f"{server_url}{PARAMS}#room={ROOM}&host={FINGERPRINT}")
+    page.wait_for_function("document.getElementById('room-status').textContent"
+                           " === 'Waiting for the host.'")
+    page.wait_for_function("document.getElementById('room-status').textContent.includes("
+                           "'If they closed the room, ask them for a new link.')",
+                           timeout=25_000)
+    assert page.errors == []

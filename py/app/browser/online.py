@@ -78,6 +78,11 @@ SERVER_LOST_HOST = ("The room's server cannot be reached; trying again… Player
 # An online match's winner dialog: a rematch is a new room, with a new link
 REMATCH_HOST = "To play again, start a new room from Home and send your friends its link."
 REMATCH_GUEST = "To play again, ask the host for the link of a new room."
+WAITING = "Waiting for the host."
+# A guest that has waited this long for a host it never reached (or that left the lobby)
+LONG_WAIT_MS = 15_000
+LONG_WAIT = ("Waiting for the host: the game must be open on their device. If they closed the "
+             "room, ask them for a new link.")
 # How long a host that closes its room keeps the connections for its "closed" to go out
 CLOSED_LINGER_MS = 1500
 DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
@@ -152,6 +157,7 @@ class Online:
         self.server_lost = False  # the signalling helper cannot be reached (on_state)
         self.seats_told: dict[str, str] | None = None  # the holders last told of (a host)
         self.seat_told: str | None = None  # the guest's own seat, last told of
+        self.waiting_since: float | None = None  # a guest waiting for its host (guest_waiting)
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
@@ -191,10 +197,10 @@ class Online:
         is back: each new try ("Connecting…") is not said, or the status line (a live
         region) would alternate every few seconds while the helper is down."""
         words = {"connecting": "Connecting…", "closed": SERVER_LOST_HOST
-                 if self.role == "host" else SERVER_LOST, "no-host": "Waiting for the host."}
+                 if self.role == "host" else SERVER_LOST, "no-host": WAITING}
         if state == "joined":
             self.server_lost = False
-            self.status = "Waiting for the host." if self.role == "guest" and \
+            self.status = WAITING if self.role == "guest" and \
                 not self.room.connected else "Connected."
         elif state == "connecting" and self.server_lost:
             pass
@@ -226,7 +232,7 @@ class Online:
             self.room.disconnect(peer, now_ms())
         elif peer == self.transport.host:
             self.room.disconnect(now_ms())
-            self.status = "Waiting for the host."
+            self.status = WAITING
         self.ctl.draw_room()
 
     # -- what the room says ----------------------------------------------------------------
@@ -355,7 +361,16 @@ class Online:
         connection's own state."""
         if not bool(window.navigator.onLine):
             return OFFLINE
-        away = self.room.host_away(now_ms())
+        now = now_ms()
+        away = self.room.host_away(now)
+        if away is None and self.status == WAITING:
+            # a link to a room whose host is not there: a wait without end said as such
+            if self.waiting_since is None:
+                self.waiting_since = now
+            elif now - self.waiting_since >= LONG_WAIT_MS:
+                return LONG_WAIT
+        else:
+            self.waiting_since = None
         if away is None or self.server_lost:  # the host may well be there: the helper is not
             return self.status
         return roomview.host_away_text(away)
