@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ludo import name_of
+from ludo import RULESETS, name_of
 from net.record import Throw
 
 KIND_WORDS = {"online": "online", "person": "on the host's device", "computer": "computer"}
@@ -154,16 +154,72 @@ def dice_panel_html(throws: Sequence[Throw], seats: Sequence[str], names: Mappin
             f"<ol class='plain dice-rolls' aria-label='Latest rolls'>{''.join(items)}</ol>")
 
 
+def game_line(lobby: Mapping[str, Any]) -> str:
+    """Which game the room plays, for the room screen: a friend who opens the link sees what
+    they are joining ("Gilgiti, 4 players, Teams: Red + Yellow vs Green + Blue.")."""
+    rules = RULESETS.get(str(lobby.get("rules")))
+    seats = len(lobby.get("seats") or ())
+    if rules is None:
+        return ""
+    options = lobby.get("options") or {}
+    chosen = [option.label for option in rules.options
+              if seats in option.players and options.get(option.name) is True]
+    return ", ".join([f"Game: {rules.title}", f"{seats} players", *chosen]) + "."
+
+
+def online_seats(lobby: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """(the online seats, those of them taken) in the lobby's seat order."""
+    online = [row["seat"] for row in lobby["seats"] if row["kind"] == "online"]
+    taken = [row["seat"] for row in lobby["seats"] if row["kind"] == "online" and row["taken"]]
+    return online, taken
+
+
+def lobby_hint(lobby: Mapping[str, Any], host: bool, you: str | None, watching: bool) -> str:
+    """What to do next on the room screen before the match, once every online seat is taken
+    too (the hint said "when every seat is taken" after every seat was)."""
+    online, taken = online_seats(lobby)
+    full = len(taken) == len(online)
+    if host:
+        return ("Every online seat is taken: start the match." if full else
+                "Send the link to your friends. Start the match when every online seat is "
+                "taken.")
+    if you is not None:
+        return ("You have a seat. Every seat is taken: the host starts the match." if full
+                else "You have a seat. The host starts the match when every seat is taken.")
+    if watching:
+        return "You are watching."
+    if full:
+        return "Every seat is taken: you can watch the match."
+    return "Pick a free seat and enter your name, or watch."
+
+
+def seat_news(before: Mapping[str, str], lobby: Mapping[str, Any]) -> list[str]:
+    """What the host is told as friends take seats or give them back (its screen reader
+    heard nothing): ``before`` is the holders' names by seat at the last telling."""
+    told = []
+    for row in lobby["seats"]:
+        if row["kind"] == "online" and row["taken"] and row["seat"] not in before:
+            told.append(f"{row['name']} ({row['seat']}) took a seat.")
+        elif row["kind"] == "online" and not row["taken"] and row["seat"] in before:
+            told.append(f"{before[row['seat']]} ({row['seat']}) left their seat.")
+    online, taken = online_seats(lobby)
+    if told and len(taken) == len(online):
+        told.append("Every online seat is taken: you can start the match.")
+    return told
+
+
 def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
                you: str | None, connected: Sequence[str] = ()) -> str:
-    """The room's seats: who holds each, who is here; a guest's buttons to take a free one."""
+    """The room's seats: who holds each, who is here (``connected``: the room's latest word
+    on it, which a guest hears in ``presence`` after the lobby); a guest's buttons to take a
+    free one."""
     rows = []
     for row in lobby["seats"]:
         seat, kind = row["seat"], row["kind"]
         name = row["name"] or names.get(seat, "")
         if kind == "online":
             if row["taken"]:
-                status = "here" if row["here"] or seat in connected else "away"
+                status = "here" if seat in connected else "away"
                 who = f"<bdi>{escape(name)}</bdi> <span class='muted'>({status})</span>"
             else:
                 who = "<span class='muted'>waiting for a friend</span>"

@@ -68,6 +68,42 @@ def _key_key(role: str, room: str) -> str:
 
 OTHER_HOST = ("This link names a different host for this room than the link you joined by; "
               "ask the host for the link again.")
+# A room link whose room id or host fingerprint is malformed: most often cut off when it was
+# copied or typed (a chat app wrapping it, a QR code read in part), not an old version's link
+# The signalling helper cannot be reached: a guest not connected to its host cannot call it
+# (nor can anybody join), but links already open do not need the helper and play on
+SERVER_LOST = "The room's server cannot be reached; trying again…"
+SERVER_LOST_HOST = ("The room's server cannot be reached; trying again… Players already "
+                    "connected play on; nobody else can join until it is back.")
+# An online match's winner dialog: a rematch is a new room, with a new link
+REMATCH_HOST = "To play again, start a new room from Home and send your friends its link."
+REMATCH_GUEST = "To play again, ask the host for the link of a new room."
+WAITING = "Waiting for the host."
+# A guest that has waited this long for a host it never reached (or that left the lobby)
+LONG_WAIT_MS = 15_000
+LONG_WAIT = ("Waiting for the host: the game must be open on their device. If they closed the "
+             "room, ask them for a new link.")
+# How long a host that closes its room keeps the connections for its "closed" to go out
+CLOSED_LINGER_MS = 1500
+DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
+                "ask the host to send it again.")
+
+
+def damaged_link(fragment: str) -> bool:
+    """Whether a ``#room=`` fragment cannot be a room link as made: a room id that is not one,
+    or a ``host`` part that is not a fingerprint. A link without any ``host`` part is an older
+    version's (net.hostkey.OLD_LINK), told apart from this."""
+    from net.hostkey import is_fingerprint
+    from net.signalling import is_room_id
+
+    text = fragment.removeprefix("#").removeprefix("room=")
+    room, _, rest = text.partition("&")
+    if not is_room_id(room):
+        return True
+    hosts = [value for name, _, value in (part.partition("=") for part in rest.split("&"))
+             if name == "host"]
+    return any(not is_fingerprint(value) for value in hosts) or (
+        bool(rest) and not hosts)
 
 
 def room_link(room: str, fingerprint: str) -> str:
@@ -118,6 +154,10 @@ class Online:
             raise ValueError("a guest's room needs the host key's fingerprint")
         self.fingerprint: str = fingerprint
         self.status = "Connecting…"
+        self.server_lost = False  # the signalling helper cannot be reached (on_state)
+        self.seats_told: dict[str, str] | None = None  # the holders last told of (a host)
+        self.seat_told: str | None = None  # the guest's own seat, last told of
+        self.waiting_since: float | None = None  # a guest waiting for its host (guest_waiting)
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
@@ -153,12 +193,19 @@ class Online:
         self.ctl.draw_room()
 
     def on_state(self, state: str) -> None:
-        words = {"connecting": "Connecting…", "closed": "Connection to the room lost; "
-                 "trying again…", "no-host": "Waiting for the host."}
+        """The signalling connection's state, in words. Once lost, its words stay until it
+        is back: each new try ("Connecting…") is not said, or the status line (a live
+        region) would alternate every few seconds while the helper is down."""
+        words = {"connecting": "Connecting…", "closed": SERVER_LOST_HOST
+                 if self.role == "host" else SERVER_LOST, "no-host": WAITING}
         if state == "joined":
-            self.status = "Waiting for the host." if self.role == "guest" and \
+            self.server_lost = False
+            self.status = WAITING if self.role == "guest" and \
                 not self.room.connected else "Connected."
+        elif state == "connecting" and self.server_lost:
+            pass
         else:
+            self.server_lost = state == "closed"
             self.status = words.get(state, state)
         if not bool(window.navigator.onLine):
             self.status = OFFLINE
@@ -185,7 +232,7 @@ class Online:
             self.room.disconnect(peer, now_ms())
         elif peer == self.transport.host:
             self.room.disconnect(now_ms())
-            self.status = "Waiting for the host."
+            self.status = WAITING
         self.ctl.draw_room()
 
     # -- what the room says ----------------------------------------------------------------
@@ -277,11 +324,20 @@ class Online:
         self.transport.stop()
         self.status = "This room is open in another tab of this browser."
 
-    def leave(self) -> None:
+    def leave(self, linger_ms: int = 0) -> None:
+        """Let go of the room. ``linger_ms``: keep its connections that long first, so that
+        what was just sent (the host's ``closed``) reaches the guests: closing a peer
+        connection at once drops what its data channel has not sent yet, and the guests
+        went on "Waiting for the host." for good. Nothing heard meanwhile changes anything."""
         if self.save_timer is not None:  # nothing may write the room back after this
             self.save_timer.cancel()
             self.save_timer = None
-        self.transport.stop()
+        self.suspended = True  # (no save, no status from here on)
+        self.room.on_change = lambda what: None
+        if linger_ms > 0:
+            Timeout(self.transport.stop, linger_ms)
+        else:
+            self.transport.stop()
         storage.remove(SESSION_KEY)
         if self.role == "guest" or self.room.table is None or self.room.table.over:
             storage.remove(_room_key(self.role, self.id))
@@ -305,8 +361,19 @@ class Online:
         connection's own state."""
         if not bool(window.navigator.onLine):
             return OFFLINE
-        away = self.room.host_away(now_ms())
-        return self.status if away is None else roomview.host_away_text(away)
+        now = now_ms()
+        away = self.room.host_away(now)
+        if away is None and self.status == WAITING:
+            # a link to a room whose host is not there: a wait without end said as such
+            if self.waiting_since is None:
+                self.waiting_since = now
+            elif now - self.waiting_since >= LONG_WAIT_MS:
+                return LONG_WAIT
+        else:
+            self.waiting_since = None
+        if away is None or self.server_lost:  # the host may well be there: the helper is not
+            return self.status
+        return roomview.host_away_text(away)
 
     def status_line(self) -> str:
         room, t = self.room, self.room.table
@@ -325,7 +392,11 @@ class Online:
                     and s != self.own_seat() and self.role == "host" and s not in here]
             if away:
                 return "Away: " + ", ".join(t.name(s) for s in away) + " (the clock runs)."
-        return self.status if self.role == "host" else "Connected to the host."
+        if self.role == "host":
+            return self.status
+        # a spectator's table looks like a player's whose turn never comes: said once, here
+        return "Connected to the host." if self.own_seat() is not None else \
+            "You are watching: connected to the host."
 
     def dice_html(self) -> str:
         t = self.room.table
@@ -456,9 +527,9 @@ class OnlineController(Controller):
                 return
         self.show_room()
 
-    def close_room(self) -> None:
+    def close_room(self, linger_ms: int = 0) -> None:
         if self.online is not None:
-            self.online.leave()
+            self.online.leave(linger_ms)
             self.online = None
             self.screen.bottom_left = None
             self.auto.cancel()
@@ -570,6 +641,22 @@ class OnlineController(Controller):
             self.screen.focus(t)
         self.schedule()
 
+    def show_winner(self) -> None:
+        """The winner's dialog. Online its Rematch only went Home (a match is a room, and a
+        rematch is a new room with a new link): the button is hidden and the words say how
+        to play again instead of asking "Play again with the same seats?"."""
+        super().show_winner()
+        o = self.online
+        online = o is not None and o.playing
+        el("winner-rematch").hidden = online
+        if not online or not el("dlg-winner").open:
+            return
+        text = str(el("winner-text").textContent)
+        for ask in (" Play again with the same seats?", " Play again with the same seats."):
+            text = text.removesuffix(ask)
+        el("winner-text").textContent = text + " " + (
+            REMATCH_HOST if o is not None and o.role == "host" else REMATCH_GUEST)
+
     def end_by_leaving(self, notice: str) -> None:
         """A player's leaving ended the match for everybody (the rule set's
         ``leave.ends_match``): every page of the room goes back to the start screen, saying
@@ -591,27 +678,33 @@ class OnlineController(Controller):
             from net.signalling import is_room_id
 
             room, fingerprint = parse_fragment(page)
-            if is_room_id(room):
-                if self.online is None or self.online.id != room:
-                    session = _load(SESSION_KEY)
-                    role = str(session.get("role")) if isinstance(session, dict) and \
-                        session.get("room") == room else "guest"
-                    if role == "guest":
-                        # the fingerprint of the link this device first joined by holds: a
-                        # link naming another key for the same room is refused, not obeyed
-                        known = _guest_fingerprint(room)
-                        if known is not None and fingerprint is not None \
-                                and known != fingerprint:
-                            self.show_refused_link(OTHER_HOST)
-                            return
-                        fingerprint = known or fingerprint
-                        if fingerprint is None:
-                            self.show_refused_link(OLD_LINK)
-                            return
-                    self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
-                    return
-                self.show_room()
+            if not is_room_id(room):
+                # said, not dropped silently at Home: the friend would not know why
+                self.show_refused_link(DAMAGED_LINK)
                 return
+            if self.online is None or self.online.id != room:
+                session = _load(SESSION_KEY)
+                role = str(session.get("role")) if isinstance(session, dict) and \
+                    session.get("room") == room else "guest"
+                if role == "guest":
+                    # the fingerprint of the link this device first joined by holds: a
+                    # link naming another key for the same room is refused, not obeyed
+                    known = _guest_fingerprint(room)
+                    if known is not None and fingerprint is not None \
+                            and known != fingerprint:
+                        self.show_refused_link(OTHER_HOST)
+                        return
+                    if known is None and damaged_link(page):
+                        self.show_refused_link(DAMAGED_LINK)
+                        return
+                    fingerprint = known or fingerprint
+                    if fingerprint is None:
+                        self.show_refused_link(OLD_LINK)
+                        return
+                self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
+                return
+            self.show_room()
+            return
         el("screen-room").hidden = True
         super().route()
 
@@ -646,6 +739,7 @@ class OnlineController(Controller):
             el(hidden).hidden = True
         el("room-seats").innerHTML = ""
         el("room-hint").textContent = ""
+        set_text("room-game", "")
         self.screen.announce(message)
 
     def draw(self) -> None:
@@ -712,6 +806,8 @@ class OnlineController(Controller):
         status = o.status if bool(window.navigator.onLine) else OFFLINE
         if not host and room.problem:
             status = room.problem
+        elif not host and room.closed:  # for good: not "Waiting for the host."
+            status = room.closed
         elif not host and not room.connected:
             status = o.guest_waiting()
         set_text("room-status", status)
@@ -726,25 +822,47 @@ class OnlineController(Controller):
         lobby = room.lobby_fields() if host else room.lobby
         you = o.own_seat() if not host else None
         if lobby is not None:
-            el("room-seats").innerHTML = roomview.lobby_html(
+            seats = el("room-seats")
+            focused = document.activeElement
+            held = None if is_none(focused) or not seats.contains(focused) else \
+                str(focused.dataset.seat or "")
+            if held is not None and not held.isalpha():  # (a colour, put in a selector below)
+                held = ""
+            seats.innerHTML = roomview.lobby_html(
                 lobby, {}, host, you, room.connected_seats() if host else room.here)
+            if held is not None:
+                # the focused seat button was drawn anew: a keyboard user keeps their place
+                # (its seat's button, or the hint once it says "Your seat" and is disabled),
+                # instead of falling to the top of the page
+                again = seats.querySelector(f"button.take[data-seat='{held}']:not([disabled])")
+                target = el("room-hint") if is_none(again) else again
+                if is_none(again):
+                    target.setAttribute("tabindex", "-1")
+                target.focus()
+        if not host and you is not None and you != o.seat_told:
+            # the guest's own seat, confirmed by the host: said, as the hint changes silently
+            self.screen.announce(f"You have the {you} seat.")
+        o.seat_told = you
         started = lobby is not None and lobby["started"]
+        set_text("room-game", roomview.game_line(lobby) if lobby is not None else "")
+        if host and lobby is not None and not started and o.seats_told is not None:
+            # the host's screen reader hears friends arrive (the list changes silently);
+            # not the seats a restored room already had
+            self.screen.announce(" ".join(roomview.seat_news(o.seats_told, lobby)))
+        if lobby is not None:
+            o.seats_told = {row["seat"]: row["name"] for row in lobby["seats"] if row["taken"]}
         el("room-title").textContent = "Your online room" if host else "Join the online room"
-        el("room-join").hidden = host or started or lobby is None
+        el("room-join").hidden = host or started or lobby is None or bool(room.closed)
         el("btn-room-start").hidden = not host or started
         el("btn-room-start").disabled = not (host and room.ready())
         el("btn-room-table").hidden = room.table is None
-        if not host and lobby is not None and not started:
-            if you is not None:
-                el("room-hint").textContent = "You have a seat. The host starts the match " \
-                                              "when every seat is taken."
-            elif room.watching:
-                el("room-hint").textContent = "You are watching."
-            else:
-                el("room-hint").textContent = "Pick a free seat and enter your name, or watch."
-        elif host and not started:
-            el("room-hint").textContent = "Send the link to your friends. Start the match " \
-                                          "when every online seat is taken."
+        if not host and room.closed:
+            el("room-hint").textContent = "Leave the room to go back to Home."
+            for button in el("room-seats").querySelectorAll("button.take"):
+                button.disabled = True
+        elif lobby is not None and not started:
+            el("room-hint").textContent = roomview.lobby_hint(
+                lobby, host, you, not host and bool(room.watching))
         else:
             el("room-hint").textContent = ""
 
@@ -803,9 +921,17 @@ class OnlineController(Controller):
 
     def on_room_leave(self, event: Any) -> None:
         o = self.online
+        linger_ms = 0
         if o is not None and o.role == "host" and o.room.table is None:
-            o.room.close("The host closed the room.")
-        self.close_room()
+            o.room.close("the room is closed; ask for a new link to play.")
+            linger_ms = CLOSED_LINGER_MS
+        elif o is not None and o.role == "guest" and o.room.connected and \
+                not o.room.started and o.room.seat is not None:
+            # leaving before the match gives the seat back (the host frees it on a watch),
+            # instead of holding it "away" until the match starts and its clock runs out
+            o.room.watch()
+            linger_ms = CLOSED_LINGER_MS
+        self.close_room(linger_ms)
         window.history.replaceState(None, "", "#home")
         self.route()
 

@@ -1,0 +1,66 @@
+"""The room screen's words before the match (app.roomview): which game the room plays, what to
+do next once every seat is taken, what the host is told as friends arrive, and who is here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.roomview import game_line, lobby_hint, lobby_html, seat_news
+
+
+def lobby(rules: str = "courtyard", taken: tuple[str, ...] = (), here: tuple[str, ...] = (),
+          seats: tuple[str, ...] = ("red", "yellow"), options: dict[str, Any] | None = None,
+          ) -> dict[str, Any]:
+    rows = [{"seat": "red", "kind": "person", "name": "Hana", "taken": False, "here": False}]
+    rows += [{"seat": s, "kind": "online", "name": f"{s.title()}y", "taken": s in taken,
+              "here": s in here} for s in seats[1:]]
+    return {"rules": rules, "options": options or {}, "timer": True, "seats": rows,
+            "started": False, "you": None}
+
+
+def test_the_room_says_which_game_it_plays() -> None:
+    assert game_line(lobby()) == "Game: Courtyard, 2 players."
+    assert game_line(lobby("royal", seats=("red", "green", "yellow"))) == \
+        "Game: Royal, 3 players."
+    four = ("red", "green", "yellow", "blue")
+    assert game_line(lobby("gilgiti", seats=four, options={"teams": True})) == \
+        "Game: Gilgiti, 4 players, Teams: Red + Yellow vs Green + Blue."
+    assert game_line(lobby("gilgiti", seats=four, options={"teams": False})) == \
+        "Game: Gilgiti, 4 players."
+    assert game_line(lobby("no such rules")) == ""  # a host's lobby is not trusted
+
+
+def test_the_hint_says_what_next_once_every_seat_is_taken() -> None:
+    waiting, full = lobby(), lobby(taken=("yellow",))
+    assert lobby_hint(waiting, True, None, False).startswith("Send the link")
+    assert lobby_hint(full, True, None, False) == "Every online seat is taken: start the match."
+    assert lobby_hint(full, False, "yellow", False) == \
+        "You have a seat. Every seat is taken: the host starts the match."
+    assert lobby_hint(full, False, None, False) == \
+        "Every seat is taken: you can watch the match."
+    assert lobby_hint(waiting, False, None, False) == \
+        "Pick a free seat and enter your name, or watch."
+
+
+def test_the_host_is_told_as_friends_take_seats() -> None:
+    three = ("red", "green", "yellow")
+    assert seat_news({}, lobby(seats=three)) == []
+    assert seat_news({}, lobby(seats=three, taken=("green",))) == ["Greeny (green) took a seat."]
+    assert seat_news({"green": "Greeny"}, lobby(seats=three, taken=("green", "yellow"))) == [
+        "Yellowy (yellow) took a seat.",
+        "Every online seat is taken: you can start the match."]
+    assert seat_news({"green": "Greeny", "yellow": "Yellowy"},
+                     lobby(seats=three, taken=("green", "yellow"))) == []
+
+
+def test_a_seat_whose_friend_left_shows_away_after_the_lobby_said_here() -> None:
+    # a guest's lobby said yellow was here; the host's later presence says it is not
+    seen = lobby(taken=("yellow",), here=("yellow",))
+    assert "(away)" in lobby_html(seen, {}, False, None, connected=[])
+    assert "(here)" in lobby_html(seen, {}, False, None, connected=["yellow"])
+
+
+def test_the_host_is_told_when_a_friend_gives_a_seat_back() -> None:
+    three = ("red", "green", "yellow")
+    assert seat_news({"green": "Bo", "yellow": "Yusuf"}, lobby(seats=three, taken=("green",))) \
+        == ["Yusuf (yellow) left their seat."]

@@ -1,0 +1,248 @@
+"""Online rooms as friends meet them, in real browsers: what each page says when a link is
+damaged, when the host closes its room before the match, and while the signalling helper
+is away. The room helpers are test_online's (a host's room from the setup screen, a guest
+joining by its link)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+from test_online import PARAMS, create_room, facts, join, open_page, play_to_end, start
+from test_online import pytestmark as online_marks
+
+from server.testing import end_process, free_port
+
+pytestmark = online_marks
+
+ROOT = Path(__file__).resolve().parents[2]
+ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
+FINGERPRINT = "A" * 22
+
+
+@pytest.mark.parametrize("fragment", [
+    f"#room={ROOM[:10]}",  # the room id cut off
+    f"#room={ROOM}&host={FINGERPRINT[:9]}",  # the host's fingerprint cut off
+    f"#room={ROOM}&ho",  # cut off in the middle of its name
+    "#room=bad!",
+])
+def test_a_damaged_room_link_says_so_instead_of_dropping_the_friend_at_home(
+        browser: Browser, server_url: str, fragment: str) -> None:
+    # A link cut off when it was copied (a chat app wrapping it, a QR code read in part) once
+    # opened Home without a word, or was taken for "an older version" of the game.
+    page = open_page(browser, f"{server_url}{PARAMS}{fragment}")
+    page.wait_for_selector("#screen-room:not([hidden])")
+    status = page.inner_text("#room-status")
+    assert "incomplete or damaged" in status and "send it again" in status, status
+    assert page.inner_text("#announcer") == status
+    assert facts(page)["room"] is None and page.locator("#room-seats li").count() == 0
+    page.click("#btn-room-leave")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    assert page.errors == []
+
+
+def test_a_host_that_closes_its_room_before_the_match_tells_the_guests(
+        browser: Browser, server_url: str) -> None:
+    # The host's "closed" went out as its peer connections closed, and was lost with them: the
+    # guests waited "for the host" for good, their seat buttons live.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "yellow": "online"})
+    seated = join(browser, link, "Bo", "green")
+    looking = open_page(browser, link.replace("/#", f"/{PARAMS}#", 1))
+    looking.wait_for_selector("#screen-room:not([hidden]) button.take[data-seat='yellow']")
+    host.click("#btn-room-leave")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    for guest in (seated, looking):
+        guest.wait_for_function(
+            "document.getElementById('room-status').textContent"
+            " === 'From the host: the room is closed; ask for a new link to play.'",
+            timeout=15_000)
+        assert guest.is_hidden("#room-join")
+        assert guest.inner_text("#room-hint") == "Leave the room to go back to Home."
+        assert guest.locator("button.take:not([disabled])").count() == 0
+    assert host.errors == [] and seated.errors == [] and looking.errors == []
+
+
+def _serve(port: int) -> subprocess.Popen[bytes]:
+    """`python -m server` on ``port``, the game and its signalling helper, up when this returns
+    (a server of this test's own: it is stopped and started again on the same port)."""
+    proc = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT, env=dict(
+        os.environ, HOST="127.0.0.1", PORT=str(port)), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/manifest.webmanifest", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    end_process(proc)
+    raise AssertionError("the server did not start")
+
+
+def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Browser) -> None:
+    # With the helper gone mid-game the host's status line said "Connection to the room lost;
+    # trying again…" and "Connecting…" in turn, every few seconds, while the match played on
+    # over the open links; and a guest that reloaded then was told the host had been away.
+    port = free_port()
+    server = _serve(port)
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        host, link = create_room(browser, base, {"red": "human", "yellow": "online"})
+        guest = join(browser, link, "Yusuf", "yellow")
+        start(host, [guest])
+        play_to_end(host, [host, guest], max_actions=4)
+        host.evaluate("""() => { window.said = []; const box =
+            document.getElementById('online-status'); new MutationObserver(() =>
+            window.said.push(box.textContent)).observe(box, {childList: true,
+            characterData: true, subtree: true}); }""")
+        end_process(server)
+        host.wait_for_function("document.getElementById('online-status').textContent"
+                               ".startsWith(\"The room's server cannot be reached\")")
+        assert "Players already connected play on" in host.inner_text("#online-status")
+        # the match goes on without the helper, and the words stand still through its retries
+        version = facts(host)["version"]
+        play_to_end(host, [host, guest], version=version + 4, limit_s=60)
+        host.wait_for_timeout(4_000)  # the helper is tried again 1, 2 and 4 s apart
+        said = host.evaluate("window.said")
+        assert len(set(said)) == 1, said
+        assert guest.inner_text("#online-status") == "Connected to the host."
+        # a guest that reloads now cannot call its host: the helper is what is missing
+        guest.reload()
+        guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+        guest.wait_for_function("document.getElementById('room-status').textContent"
+                                " === \"The room's server cannot be reached; trying again…\"")
+        guest.wait_for_timeout(11_000)  # past "the host has been away 10 s"
+        assert guest.inner_text("#room-status") == \
+            "The room's server cannot be reached; trying again…"
+        # the helper back, the guest is back at the table
+        server = _serve(port)
+        guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=90_000)
+        assert host.errors == [] and guest.errors == []
+    finally:
+        end_process(server)
+
+
+@pytest.mark.parametrize("leaver", ["guest", "host"])
+def test_an_online_winner_is_not_offered_a_rematch_that_only_goes_home(
+        browser: Browser, server_url: str, leaver: str) -> None:
+    # The winner's dialog asked "Play again with the same seats?" and offered Rematch, which
+    # online only went Home: a match is a room, and a rematch needs a new room and link.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    play_to_end(host, [host, guest], max_actions=2)
+    quitter, winner = (guest, host) if leaver == "guest" else (host, guest)
+    quitter.click("#btn-quit")
+    quitter.click("#dlg-quit button[value='confirm']")
+    winner.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    text = winner.inner_text("#winner-text")
+    assert "Play again with the same seats" not in text, text
+    assert text.endswith("To play again, start a new room from Home and send your friends its "
+                         "link." if leaver == "guest" else
+                         "To play again, ask the host for the link of a new room."), text
+    assert winner.is_hidden("#winner-rematch")
+    assert winner.evaluate("document.activeElement.id") == "winner-home"
+    winner.keyboard.press("Enter")
+    winner.wait_for_selector("#screen-home:not([hidden])")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_the_lobby_names_the_game_tells_the_host_who_came_and_who_left(
+        browser: Browser, server_url: str) -> None:
+    # A friend opening the link was not told which game it was; the host's screen reader heard
+    # nobody arrive, and the hints kept saying "when every seat is taken" once every seat was;
+    # a guest whose page went away stayed "(here)" on the other guests' screens.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "yellow": "online", "blue": "easy"},
+                             rules="gilgiti")
+    teams = "Game: Gilgiti, 4 players, Teams: Red + Yellow vs Green + Blue."
+    assert host.inner_text("#room-game") == teams
+    bo = join(browser, link, "Bo", "green")
+    assert bo.inner_text("#room-game") == teams
+    host.wait_for_function("document.getElementById('announcer').textContent"
+                           " === 'Bo (green) took a seat.'")
+    yusuf = join(browser, link, "Yusuf", "yellow")
+    host.wait_for_function("document.getElementById('announcer').textContent === 'Yusuf"
+                           " (yellow) took a seat. Every online seat is taken: you can start"
+                           " the match.'")
+    assert host.inner_text("#room-hint") == "Every online seat is taken: start the match."
+    bo.wait_for_function("document.getElementById('room-hint').textContent === 'You have a"
+                         " seat. Every seat is taken: the host starts the match.'")
+    assert host.errors == [] and bo.errors == [] and yusuf.errors == []
+    yusuf.context.close()  # gone without a word (Leave the room would give the seat back)
+    bo.wait_for_selector("#room-seats li[data-seat='yellow'] >> text=(away)")
+
+
+def test_a_seat_taken_by_keyboard_keeps_the_focus_and_is_announced(
+        browser: Browser, server_url: str) -> None:
+    # Taking a seat with Enter drew the seats anew: the focus fell to the top of the page, and
+    # nothing told a screen reader that the seat was taken.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online",
+                                                   "blue": "online"})
+    guest = open_page(browser, link.replace("/#", f"/{PARAMS}#", 1))
+    guest.wait_for_selector("#screen-room:not([hidden]) button.take[data-seat='blue']")
+    guest.focus("#room-name")
+    guest.keyboard.type("Bea")
+    for _ in range(3):  # past Just watch and green's button, to blue's
+        guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.dataset.seat") == "blue"
+    guest.keyboard.press("Enter")
+    guest.wait_for_function("JSON.parse(window.ludo.online()).seat === 'blue'")
+    guest.wait_for_function("document.getElementById('announcer').textContent"
+                            " === 'You have the blue seat.'")
+    assert guest.evaluate("document.activeElement.id") == "room-hint"
+    # from there Tab goes on through the room screen, not from the top of the page
+    guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.id") == "room-name"
+    assert host.errors == [] and guest.errors == []
+
+
+def test_a_spectator_is_told_it_is_watching(browser: Browser, server_url: str) -> None:
+    # A friend who opened the link of a full, running room saw a table like a player's whose
+    # turn never came, and "Connected to the host." as if it had a seat.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    watcher = join(browser, link, None)
+    watcher.wait_for_selector("#screen-table:not([hidden])")
+    watcher.wait_for_function("document.getElementById('online-status').textContent"
+                              " === 'You are watching: connected to the host.'")
+    assert guest.inner_text("#online-status") == "Connected to the host."
+    assert host.errors == [] and guest.errors == [] and watcher.errors == []
+
+
+def test_a_guest_that_leaves_the_room_before_the_match_gives_its_seat_back(
+        browser: Browser, server_url: str) -> None:
+    # "Leave the room" before the match kept the seat, shown "(away)": nobody else could take
+    # it, and the host could start a match whose clock would time it out.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    guest.click("#btn-room-leave")
+    guest.wait_for_selector("#screen-home:not([hidden])")
+    host.wait_for_selector("#room-seats li[data-seat='yellow'] >> text=waiting for a friend")
+    assert host.is_disabled("#btn-room-start")
+    assert host.inner_text("#announcer") == "Yusuf (yellow) left their seat."
+    # the seat is free for the next friend with the link
+    other = join(browser, link, "Bea", "yellow")
+    host.wait_for_function("JSON.parse(window.ludo.online()).ready")
+    assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_link_to_a_room_nobody_hosts_says_what_to_do_after_a_while(
+        browser: Browser, server_url: str) -> None:
+    # A link to a room whose host's game is not open (closed for good, or an old match) said
+    # "Waiting for the host." for ever, nothing more.
+    page = open_page(browser, f"{server_url}{PARAMS}#room={ROOM}&host={FINGERPRINT}")
+    page.wait_for_function("document.getElementById('room-status').textContent"
+                           " === 'Waiting for the host.'")
+    page.wait_for_function("document.getElementById('room-status').textContent.includes("
+                           "'If they closed the room, ask them for a new link.')",
+                           timeout=25_000)
+    assert page.errors == []
