@@ -141,7 +141,10 @@ def _player_value(state: Any, ci: int, threats: list[list[float] | None], w: Wei
             total += w.out + steps + w.lane
             continue
         if locked:
-            value = w.out + w.locked_progress * steps + (1.0 - w.locked_progress) * 26.0
+            # flattened towards half a lap (the token may need another), but never above the
+            # same token's unlocked value: a locked lane is never better than an open one
+            value = w.out + min(steps, w.locked_progress * steps
+                                + (1.0 - w.locked_progress) * 26.0)
         else:
             value = w.out + steps
         if _NOT_SAFE[p]:
