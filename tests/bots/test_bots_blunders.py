@@ -41,3 +41,14 @@ def test_hard_takes_a_capture_that_unlocks_its_home_lane():
     _, events = apply(state, capture)
     assert any(e["type"] == "unlocked" for e in events)
     assert all(choose_action(state, "hard", seed) == capture for seed in range(4))
+
+
+def test_medium_brings_a_token_home_with_the_exact_roll_rather_than_entering():
+    # Green throws a 1: its token on the last lane square goes home only on a 1 (and earns
+    # another roll), while a yard token enters on a 1 or a 6; Medium used to enter.
+    state = courtyard([(-1, 5, 39, 0), (56, -1, -1, 28), (-1, 30, -1, -1), (8, 57, 45, 39)],
+                      "green", 1, set(SEATS))
+    home = Action("move", token=0)
+    _, events = apply(state, home)
+    assert any(e["type"] == "reached_home" for e in events)
+    assert all(choose_action(state, "medium", seed) == home for seed in range(4))

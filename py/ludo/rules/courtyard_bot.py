@@ -210,7 +210,7 @@ class MoveWeights(NamedTuple):
     extra_roll: float  # the move earns another roll
 
 
-MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, unlock=20.0, safe=8.0, home=10.0,
+MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, unlock=20.0, safe=8.0, home=25.0,
                            danger=1.5, escape=1.0, extra_roll=5.0)
 
 
