@@ -52,3 +52,15 @@ def test_medium_brings_a_token_home_with_the_exact_roll_rather_than_entering():
     _, events = apply(state, home)
     assert any(e["type"] == "reached_home" for e in events)
     assert all(choose_action(state, "medium", seed) == home for seed in range(4))
+
+
+def test_hard_brings_a_token_home_with_the_exact_roll_rather_than_entering():
+    # Green throws a 1: its token on the last lane square goes home only on a 1 (and earns
+    # another roll), while its yard token enters on a 1 or a 6; Hard used to enter, valuing a
+    # token on the last lane square nearly as much as one home.
+    state = courtyard([(57, 57, 57, 52), (21, 56, -1, 13), (27, 26, -1, 21), (29, 23, 44, 39)],
+                      "green", 1, set(SEATS))
+    home = Action("move", token=1)
+    _, events = apply(state, home)
+    assert any(e["type"] == "reached_home" for e in events)
+    assert all(choose_action(state, "hard", seed) == home for seed in range(4))

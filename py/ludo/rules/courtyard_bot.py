@@ -51,7 +51,7 @@ class Weights(NamedTuple):
     extra_roll: float  # value of an extra roll, for searches that stop before it
 
 
-HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=3.0, danger=0.8, locked=12.0,
+HARD = Weights(out=14.0, home=16.0, lane=6.0, safe=3.0, danger=0.8, locked=12.0,
                locked_progress=0.4, attack=3.0, chains=False, opponents=1.0, leader=0.0,
                extra_roll=6.0)
 HARD_BY_RULES: dict[str, Weights] = {"classic": HARD._replace(attack=0.0)}
