@@ -460,26 +460,29 @@ def quit_options_html(table: Table, seats: Sequence[str], default: str) -> str:
                    f"{escape(table.name(s))}</option>" for s in seats)
 
 
-def winner_text(table: Table) -> tuple[str, str]:
-    """The winner dialog's title and text."""
+PLAY_AGAIN = "Play again with the same seats?"
+"""The winner dialog's last sentence, beside its Rematch button."""
+
+
+def winner_text(table: Table, again: str = PLAY_AGAIN) -> tuple[str, str]:
+    """The winner dialog's title and text, ending with ``again``: how to play again."""
     won = table.winners()
     if not won:
-        return "The game has ended", "Nobody won this match. Play again with the same seats?"
+        return "The game has ended", f"Nobody won this match. {again}"
     names = " and ".join(table.name(s) for s in won)
     verb = "win" if len(won) > 1 else "wins"
     scene = table.scene()
     team = winners_team(scene)
     if team is not None:
         return (f"Team {team} wins!",
-                f"{names} got all their {table.wording.pieces} home. Play again with the same "
-                "seats?")
+                f"{names} got all their {table.wording.pieces} home. {again}")
     finished = {s.colour for s in scene.seats if s.status == "finished"}
     if set(won) <= finished:
         pieces = table.wording.pieces
         how = f"got all their {pieces} home" if len(won) > 1 else f"got all four {pieces} home"
     else:
         how = "is the last player remaining"
-    return f"{names} {verb}!", f"{names} {how}. Play again with the same seats?"
+    return f"{names} {verb}!", f"{names} {how}. {again}"
 
 
 _STANDING = {"finished": 1, "playing": 2, "resting": 2, "quit": 3, "eliminated": 3}

@@ -608,7 +608,12 @@ class Controller:
     def show_winner(self) -> None:
         t = self.table
         if t is not None and (t.winners() or not t.leave.ends_match):
-            self.screen.show_winner(t)
+            self.screen.show_winner(t, *self.play_again())
+
+    def play_again(self) -> tuple[str, bool]:
+        """How the winner dialog offers another game: its words, and whether Rematch is shown
+        (a table here starts the same seats again)."""
+        return panel.PLAY_AGAIN, True
 
     def on_winner_closed(self, event: Any) -> None:
         t = self.table

@@ -641,21 +641,13 @@ class OnlineController(Controller):
             self.screen.focus(t)
         self.schedule()
 
-    def show_winner(self) -> None:
-        """The winner's dialog. Online its Rematch only went Home (a match is a room, and a
-        rematch is a new room with a new link): the button is hidden and the words say how
-        to play again instead of asking "Play again with the same seats?"."""
-        super().show_winner()
+    def play_again(self) -> tuple[str, bool]:
+        """Online a Rematch only went Home (a match is a room, and a rematch is a new room with
+        a new link): the button is hidden and the words say how to play again."""
         o = self.online
-        online = o is not None and o.playing
-        el("winner-rematch").hidden = online
-        if not online or not el("dlg-winner").open:
-            return
-        text = str(el("winner-text").textContent)
-        for ask in (" Play again with the same seats?", " Play again with the same seats."):
-            text = text.removesuffix(ask)
-        el("winner-text").textContent = text + " " + (
-            REMATCH_HOST if o is not None and o.role == "host" else REMATCH_GUEST)
+        if o is None or not o.playing:
+            return super().play_again()
+        return (REMATCH_HOST if o.role == "host" else REMATCH_GUEST), False
 
     def end_by_leaving(self, notice: str) -> None:
         """A player's leaving ended the match for everybody (the rule set's

@@ -483,11 +483,14 @@ class Screen:
         el("replace-text").textContent = panel.replace_text(table)
         open_dialog("replace")
 
-    def show_winner(self, table: Table) -> None:
+    def show_winner(self, table: Table, again: str = panel.PLAY_AGAIN,
+                    rematch: bool = True) -> None:
+        """The winner dialog, ending with ``again``; ``rematch``: its Rematch button shown."""
         dialog = el("dlg-winner")
         if dialog.open:
             return
-        title, text = panel.winner_text(table)
+        el("winner-rematch").hidden = not rematch
+        title, text = panel.winner_text(table, again)
         el("winner-title").textContent = title
         el("winner-text").textContent = text
         el("winner-standings").innerHTML = panel.standings_html(table)
