@@ -38,6 +38,7 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 # RFC 3526, section 3: the 2048-bit MODP group, p = 2^2048 - 2^1984 - 1 + 2^64 * (
@@ -283,11 +284,27 @@ def parse_fragment(fragment: str) -> tuple[str, str | None]:
     """(room id, fingerprint or None) from a fragment made by :func:`link_fragment` ('#' and
     'room=' included or not); the room id is not checked here. A link with no fingerprint, or
     with a malformed one, gives None: such a link cannot authenticate its host."""
+    room, hosts, _ = _fragment_parts(fragment)
+    fingerprint: str | None = None
+    for value in hosts:
+        fingerprint = value if is_fingerprint(value) else None
+    return room, fingerprint
+
+
+def _fragment_parts(fragment: str) -> tuple[str, list[str], bool]:
+    """(room id, every ``host`` value, whether anything follows the room id)."""
     text = fragment.removeprefix("#").removeprefix("room=")
     room, _, rest = text.partition("&")
-    fingerprint: str | None = None
-    for part in rest.split("&"):
-        name, _, value = part.partition("=")
-        if name == "host":
-            fingerprint = value if is_fingerprint(value) else None
-    return room, fingerprint
+    hosts = [value for name, _, value in (part.partition("=") for part in rest.split("&"))
+             if name == "host"]
+    return room, hosts, bool(rest)
+
+
+def damaged_fragment(fragment: str, is_room_id: Callable[[str], bool]) -> bool:
+    """Whether a ``#room=`` fragment cannot be a link as :func:`link_fragment` makes them (most
+    often cut off when it was copied): a room id that ``is_room_id`` refuses, a ``host`` part
+    that is not a fingerprint, or something else after the room id. A link with nothing after
+    its room id is an older version's (:data:`OLD_LINK`), told apart from this."""
+    room, hosts, more = _fragment_parts(fragment)
+    return not is_room_id(room) or any(not is_fingerprint(value) for value in hosts) or (
+        more and not hosts)

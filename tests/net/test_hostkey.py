@@ -565,3 +565,16 @@ def test_proofs_made_in_pyodide_verify_in_cpython_and_back(tmp_path: Path,
     with pytest.raises(HostKeyError):
         hostkey.check_proof(out["proof"], key.public().fingerprint(), ROOM, out["challenge"],
                             GUEST, BINDING)
+
+
+def test_a_damaged_room_fragment_is_told_apart_from_an_older_versions_link() -> None:
+    from net.signalling import is_room_id
+
+    room, fingerprint = "q2Vf0pX9cE7wR1sT4uY8zA", "A" * 22
+    whole = f"#room={room}&host={fingerprint}"
+    assert hostkey.parse_fragment(whole) == (room, fingerprint)
+    assert not hostkey.damaged_fragment(whole, is_room_id)
+    assert not hostkey.damaged_fragment(f"#room={room}", is_room_id)  # OLD_LINK's, not damaged
+    for cut in (f"#room={room[:10]}", f"#room={room}&host={fingerprint[:9]}",
+                f"#room={room}&ho", "#room=bad!"):
+        assert hostkey.damaged_fragment(cut, is_room_id), cut

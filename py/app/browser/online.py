@@ -89,23 +89,6 @@ DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when i
                 "ask the host to send it again.")
 
 
-def damaged_link(fragment: str) -> bool:
-    """Whether a ``#room=`` fragment cannot be a room link as made: a room id that is not one,
-    or a ``host`` part that is not a fingerprint. A link without any ``host`` part is an older
-    version's (net.hostkey.OLD_LINK), told apart from this."""
-    from net.hostkey import is_fingerprint
-    from net.signalling import is_room_id
-
-    text = fragment.removeprefix("#").removeprefix("room=")
-    room, _, rest = text.partition("&")
-    if not is_room_id(room):
-        return True
-    hosts = [value for name, _, value in (part.partition("=") for part in rest.split("&"))
-             if name == "host"]
-    return any(not is_fingerprint(value) for value in hosts) or (
-        bool(rest) and not hosts)
-
-
 def room_link(room: str, fingerprint: str) -> str:
     """The page's address with the room id and the host key's fingerprint in its fragment
     (never sent to any server)."""
@@ -666,7 +649,7 @@ class OnlineController(Controller):
     def route(self) -> None:
         page = str(window.location.hash or "")
         if page.startswith("#room="):
-            from net.hostkey import OLD_LINK, parse_fragment
+            from net.hostkey import OLD_LINK, damaged_fragment, parse_fragment
             from net.signalling import is_room_id
 
             room, fingerprint = parse_fragment(page)
@@ -686,7 +669,7 @@ class OnlineController(Controller):
                             and known != fingerprint:
                         self.show_refused_link(OTHER_HOST)
                         return
-                    if known is None and damaged_link(page):
+                    if known is None and damaged_fragment(page, is_room_id):
                         self.show_refused_link(DAMAGED_LINK)
                         return
                     fingerprint = known or fingerprint
