@@ -10,6 +10,8 @@ Fixtures:
   shared page is opened again, and the test runs once more (pyproject.toml's --reruns; only
   for that error). A crash is the machine's, not the game's: it has been seen only at a page's
   boot, in bursts, on one CI run.
+- Contexts (and so pages) that a test opens in its body are closed when it ends, so the pages of
+  earlier tests never run beside the later ones; shared fixtures open theirs at set-up.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -71,6 +73,10 @@ class Chromium:
         self.crashes = 0
         self.faults: list[str] = []  # every page's unexpected errors (see no_page_faults)
         self.launches = 0
+        # The contexts a test opened while it ran (None outside a test's call): closed after
+        # it, so that no page of an earlier test still runs Pyodide, timers and peer links
+        # beside the later tests (they once piled up, dozens per worker, slowing all after).
+        self.test_contexts: list[BrowserContext] | None = None
         self._retired: list[Browser] = []
         self._current = self._launch()
 
@@ -97,7 +103,18 @@ class Chromium:
             self.faults.append(message.text[:4000])
 
     def new_context(self, **options: Any) -> BrowserContext:
-        return self._watch(self._current.new_context(**options))
+        context = self._watch(self._current.new_context(**options))
+        if self.test_contexts is not None:
+            self.test_contexts.append(context)
+        return context
+
+    def close_test_contexts(self) -> None:
+        for context in self.test_contexts or ():
+            try:
+                context.close()
+            except PlaywrightError:  # already closed, or its Chromium is gone
+                pass
+        self.test_contexts = None
 
     def new_page(self, **options: Any) -> Page:
         context = self.new_context(**options)
@@ -213,6 +230,20 @@ def _reopen_crashed_shared_pages(item: pytest.Item) -> None:
                     definition.finish(item._request)  # type: ignore[attr-defined]
                 except Exception:  # noqa: BLE001 - a dead page's teardown may fail; it is gone
                     definition.cached_result = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Close the contexts a test opened in its body once it is over (shared fixtures open
+    theirs at set-up, and keep them)."""
+    chromium = _CHROMIUM
+    if chromium is not None:
+        chromium.test_contexts = []
+    try:
+        yield
+    finally:
+        if chromium is not None:
+            chromium.close_test_contexts()
 
 
 @pytest.hookimpl(hookwrapper=True)
