@@ -142,3 +142,23 @@ def test_a_seat_s_timeouts_are_shown_once_it_has_one(name: str) -> None:
     after, _ = apply(state, Action("timeout"))
     facts = next(s.facts for s in rules.scene(after).seats if s.colour == seat)
     assert any(fact.startswith("timeouts 1") for fact in facts), facts
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_a_timeout_s_roll_is_told_as_the_game_s_not_the_absent_seat_s(name: str) -> None:
+    # The log and the notice said "Red rolled a 4" for the die the clock rolled while Red was
+    # away, as if Red had rolled it.
+    rules = rules_for(name)
+    state = rules.new_game(rules.seating(2), 7)
+    seat = state.turn
+    who = seat.capitalize()
+    _, events = apply(state, Action("timeout", value=rules.chance_outcomes(state)[0][0].value))
+    rolled = [e for e in events if e["type"] == "rolled"]
+    assert rolled and rolled[0].get("clock") is True, events
+    told = rules.describe(rolled[0], {})
+    assert told is not None and told.startswith("The game ") and told.endswith(f" for {who}."), \
+        told
+    # the seat's own roll is still its own
+    _, events = apply(state, Action("roll"))
+    own = next(e for e in events if e["type"] == "rolled")
+    assert "clock" not in own and rules.describe(own, {}).startswith(f"{who} "), own

@@ -443,7 +443,7 @@ class CourtyardRules:
         raise IllegalAction(f"unknown action type {quote(kind)}")
 
     def _roll(self, state: State, value: int | str | None,
-              events: list[Event] | None) -> State:
+              events: list[Event] | None, clock: bool = False) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             raise IllegalAction(f"a die shows 1..6, not {quote(value)}")
         (rules, seats, tokens, turn, _, _, sixes, unlocked, timeouts, out, winner,
@@ -455,7 +455,7 @@ class CourtyardRules:
             value = drawn
         sixes = sixes + 1 if value == 6 else 0
         if events is not None:
-            events.append({"type": "rolled", "seat": turn, "value": value})
+            events.append(rolled_event(turn, value, clock))
         if sixes == SIXES_LIMIT:
             if events is not None:
                 events.append({"type": "three_sixes", "seat": turn, "notice": True})
@@ -592,7 +592,7 @@ class CourtyardRules:
             # the fifth timeout removes the seat before any roll or move
             return self._remove_seat(state, colour, "eliminated", events)
         if state.phase == "roll":
-            state = self._roll(state, value, events)
+            state = self._roll(state, value, events, clock=True)
             if state.phase != "move" or state.turn != colour:
                 return state
         token = self.timeout_choice(state, cast(int, state.die))
@@ -658,6 +658,15 @@ def left_event(seat: str, reason: str) -> Event:
     event: Event = {"type": reason, "seat": seat}
     if reason == "eliminated":
         event["notice"] = True
+    return event
+
+
+def rolled_event(seat: str, value: int | str, clock: bool = False) -> Event:
+    """The event of a roll; ``clock`` marks the roll of a timeout, which the game made for a
+    seat that was away, so that the log says so rather than "Red rolled a 4"."""
+    event: Event = {"type": "rolled", "seat": seat, "value": value}
+    if clock:
+        event["clock"] = True
     return event
 
 

@@ -53,7 +53,13 @@ from .base import (
     Wording,
 )
 from .base import Scene as SceneView
-from .courtyard import SEATS_BY_PLAYERS, format_square, normalise_seats, parse_square
+from .courtyard import (
+    SEATS_BY_PLAYERS,
+    format_square,
+    normalise_seats,
+    parse_square,
+    rolled_event,
+)
 
 POSITION_VERSION = 1
 """Gilgiti's own position version (the envelope's format is shared by every rule set)."""
@@ -577,7 +583,8 @@ class GilgitiRules:
             return self._quit(state, action.seat, events)
         raise IllegalAction(f"unknown action type {quote(kind)}")
 
-    def _roll(self, state: State, value: Any, events: list[Event] | None) -> State:
+    def _roll(self, state: State, value: Any, events: list[Event] | None,
+              clock: bool = False) -> State:
         if value is not None and (type(value) is not int or not 1 <= value <= 6):
             raise IllegalAction(f"a die shows 1..6, not {quote(value)}")
         (rules, seats, teams, tokens, turn, _, rolled, _, _, resting, timeouts, quit_,
@@ -589,7 +596,7 @@ class GilgitiRules:
             value = drawn
         rolled = rolled + (value,)
         if events is not None:
-            events.append({"type": "rolled", "seat": turn, "value": value})
+            events.append(rolled_event(turn, value, clock))
         if value == 6:
             if len(rolled) == SIXES_LIMIT:
                 if events is not None:
@@ -788,7 +795,7 @@ class GilgitiRules:
                 # the game only rolls (the seat rolls again, or three 6s cancel the turn), so
                 # "the turn is played for them" would be untrue
                 said["six"] = True
-            state = self._roll(state, action.value, events)
+            state = self._roll(state, action.value, events, clock=True)
             if state.phase == "roll" and state.turn == seat:
                 return state
         while state.phase == "move" and state.turn == seat:

@@ -325,6 +325,8 @@ def describe(event: Event, names: Names) -> str | None:
     kind = event["type"]
     who = name_of(event["seat"], names)
     if kind == "rolled":
+        if event.get("clock"):  # the seat was away: the game rolled for it
+            return f"The game rolled a {event['value']} for {who}."
         return f"{who} rolled a {event['value']}."
     if kind == "roll_again":
         return f"{who} rolls again."

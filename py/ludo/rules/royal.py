@@ -50,7 +50,13 @@ from ..geometry import (
 )
 from . import royal_scene
 from .base import POSITION_FORMAT, Board, BotFeatures, Choice, Event, Names, Option, Scene
-from .courtyard import MAX_TIMEOUTS, SEATS_BY_PLAYERS, left_event, normalise_seats
+from .courtyard import (
+    MAX_TIMEOUTS,
+    SEATS_BY_PLAYERS,
+    left_event,
+    normalise_seats,
+    rolled_event,
+)
 
 MEN_PER_SEAT = 4
 POSITION_VERSION = 1
@@ -639,7 +645,8 @@ class RoyalRules:
             return self._quit(state, action.seat, events)
         raise IllegalAction(f"unknown action type {quote(kind)}")
 
-    def _roll(self, state: State, value: Any, events: list[Event] | None) -> State:
+    def _roll(self, state: State, value: Any, events: list[Event] | None,
+              clock: bool = False) -> State:
         if value is not None and face_index(value) is None:
             raise IllegalAction(f"the die shows 1, 2, 3, 4, feather or crown, not {quote(value)}")
         # the RNG advances even when the value is given (replays, online dice)
@@ -650,7 +657,7 @@ class RoyalRules:
         turn = state.turn
         ci = COLOUR_INDEX[turn]
         if events is not None:
-            events.append({"type": "rolled", "seat": turn, "value": value})
+            events.append(rolled_event(turn, value, clock))
         crowns = state.crowns + 1 if face == CROWN else state.crowns
         state = state._replace(rng=seed_state, die=value, crowns=crowns)
         return self._after_throw(state, ci, face, events)
@@ -926,7 +933,7 @@ class RoyalRules:
         if count >= MAX_TIMEOUTS:
             return self._remove_seat(state, colour, "eliminated", events)
         if state.phase == "roll":
-            state = self._roll(state, value, events)
+            state = self._roll(state, value, events, clock=True)
             if state.phase not in ("move", "choose") or state.turn != colour:
                 return state
         return self._advance(state, self.timeout_choice(state), events)

@@ -386,6 +386,8 @@ def describe(event: Event, names: Names) -> str | None:
     kind = event["type"]
     who = name_of(event["seat"], names)
     if kind == "rolled":
+        if event.get("clock"):  # the seat was away: the game threw for it
+            return f"The game threw {face_words(event['value'])} for {who}."
         return f"{who} threw {face_words(event['value'])}."
     if kind == "entered":
         return f"{who} started man {event['token'] + 1} on the starting point."
