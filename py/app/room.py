@@ -1321,6 +1321,7 @@ class GuestRoom:
             self.own_deadline = self.own_from = None
             self.quit_sent, self.forced_quit, self.early_timeouts = False, None, {}
             self.sync_wanted, self.synced_at = True, None  # the new match's record is read
+            self.awaiting.discard("act")  # a move of the old match is answered by nobody now
             self.on_saved()
         seat = self.seat or self.asked
         if seat is not None:

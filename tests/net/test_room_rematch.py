@@ -16,6 +16,7 @@ from roomkit import Net, snapshot_guest, snapshot_host
 from app.room import HOST, GuestRoom, HostRoom, Refused
 from ludo import Action
 from net import protocol
+from net.dice import RENEW_MARGIN, SecretChain
 from net.record import verify_record_json
 
 SEATS = ("red", "green", "yellow")
@@ -66,6 +67,11 @@ def test_the_host_s_rematch_starts_a_new_match_with_the_same_seats_and_everyone_
                  for e in host.ledger.events if "commit" in e}
     old_names = dict(host.table.names)
     host.rematch(net.now)
+    # meanwhile the seat is its player's: another device's claim of it is refused
+    thief = SecretChain.new(0, 2 * RENEW_MARGIN).commitment("green").to_json()
+    assert not _from_guest(net, "w", "claim", seat="green", name="Thief", commit=thief)
+    assert json.loads(net.queue[-1][2])["code"] == "taken"
+    assert host.holders["green"].name == "Greeny" and not host.ready()
     net.pump()
     # every seat's device committed a new chain when told, and the match started by itself
     assert host.table is not None and not host.table.over and host.table.version == 0
