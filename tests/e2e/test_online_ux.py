@@ -12,7 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from test_online import PARAMS, create_room, facts, join, open_page, play_to_end, start
 from test_online import pytestmark as online_marks
 
@@ -167,17 +167,26 @@ def test_an_online_rematch_plays_again_in_the_same_room_and_a_spectator_can_leav
                          "you."), text
     assert watcher.inner_text("#btn-quit") == "Leave the room"
     host.click("#winner-rematch")
-    # every page is at the new match's table, with the same seats: nobody sent a new link
-    for page, seat in ((host, "red"), (guest, "yellow"), (watcher, None)):
-        page.wait_for_function("m => { const f = JSON.parse(window.ludo.online());"
-                               " return f.match !== null && f.match !== m && !f.over"
-                               " && f.version !== null; }", arg=old, timeout=60_000)
-        page.wait_for_selector("#screen-table:not([hidden])")
-        assert page.locator("dialog[open]").count() == 0
-        now = facts(page)
-        assert now["seat"] == seat and now.get("problem") is None, now
-    assert facts(guest)["match"] == facts(host)["match"] == facts(watcher)["match"]
+    _all_at_a_new_match(old, host, guest, watcher)
     play_to_end(host, [host, guest], max_actions=2)
+    # this time the host's person leaves: its page goes Home; its table offers Rematch, and
+    # so does its room screen (where a match a leave ended, with no winner dialog, leads)
+    second = facts(host)["match"]
+    host.click("#btn-quit")
+    host.click("#dlg-quit button[value='confirm']")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    guest.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    assert guest.is_hidden("#winner-rematch")
+    host.click("#btn-resume")
+    host.wait_for_selector("#dlg-winner[open]")
+    assert host.is_visible("#winner-rematch")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    host.evaluate("h => { location.hash = h; }", "#" + link.split("#", 1)[1])
+    host.wait_for_selector("#screen-room:not([hidden])")
+    assert host.inner_text("#btn-room-start") == "Rematch"
+    host.click("#btn-room-start")
+    _all_at_a_new_match(second, host, guest, watcher)
     # the spectator leaves: asked first (Keep watching stays), then Home, out of the room
     watcher.click("#btn-quit")
     watcher.wait_for_selector("#dlg-leave[open]")
@@ -189,6 +198,20 @@ def test_an_online_rematch_plays_again_in_the_same_room_and_a_spectator_can_leav
     watcher.wait_for_selector("#screen-home:not([hidden])")
     assert facts(watcher)["room"] is None
     assert host.errors == [] and guest.errors == [] and watcher.errors == []
+
+
+def _all_at_a_new_match(old: str, host: Page, guest: Page, watcher: Page) -> None:
+    """Every page is at the table of a match after ``old``, with the same seats (red the
+    host's, yellow the guest's, none the watcher's): nobody sent a new link."""
+    for page, seat in ((host, "red"), (guest, "yellow"), (watcher, None)):
+        page.wait_for_function("m => { const f = JSON.parse(window.ludo.online());"
+                               " return f.match !== null && f.match !== m && !f.over"
+                               " && f.version !== null; }", arg=old, timeout=60_000)
+        page.wait_for_selector("#screen-table:not([hidden])")
+        assert page.locator("dialog[open]").count() == 0
+        now = facts(page)
+        assert now["seat"] == seat and now.get("problem") is None, now
+    assert facts(guest)["match"] == facts(host)["match"] == facts(watcher)["match"]
 
 
 def test_the_lobby_names_the_game_tells_the_host_who_came_and_who_left(
