@@ -1313,6 +1313,7 @@ class GuestRoom:
             self.problem = "The host's rematch has the old match's id: it is refused."
             raise Refused("bad-rematch", self.problem)
         if first > self.first:  # a new match for this device: nothing of the old one stays
+            unfinished = t is not None and not t.over
             self.first = first
             self.table = self.ledger = self.dice = None
             self.lobby, self.following, self.clock = None, False, None
@@ -1323,6 +1324,11 @@ class GuestRoom:
             self.sync_wanted, self.synced_at = True, None  # the new match's record is read
             self.awaiting.discard("act")  # a move of the old match is answered by nobody now
             self.on_saved()
+            if unfinished:
+                # back after being away (a match this device follows is refused above): the
+                # old match may have ended meanwhile, or the host dropped it; said, not hidden
+                self.notice("The host started a new match in this room; the one this device "
+                            "last saw had not ended.")
         seat = self.seat or self.asked
         if seat is not None:
             self.claim(seat, self.name)  # a new chain, for this match only

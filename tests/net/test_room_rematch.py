@@ -169,6 +169,15 @@ def test_a_guest_cannot_force_a_rematch_nor_the_host_start_one_mid_match() -> No
                           first=host.table.version + 1)
     assert snapshot_guest(green)[:3] == kept[:3]
     assert green.problem == "The host started another match before this one was over."
+    # a guest back from being away cannot tell an ended match from a dropped one: it follows
+    # the new match, and says that the match it last saw had not ended
+    yellow = net.guests["p2"]
+    net.cut("p2")
+    yellow.connect()  # (a new connection: its hello is not answered yet)
+    text = protocol.encode("rematch", 1, match="z" * 22, first=host.table.version + 1)
+    assert yellow.receive(text, net.now) and yellow.table is None and yellow.problem is None
+    assert yellow.notices[-1] == ("The host started a new match in this room; the one this "
+                                  "device last saw had not ended.")
 
 
 def test_a_host_and_a_guest_that_reload_during_the_rematch_come_back_into_it() -> None:
