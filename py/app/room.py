@@ -346,8 +346,16 @@ class HostRoom:
         self.send_text = send
         self.chains = [chain or SecretChain.new(0, self.chain_length)]
         self.match = match or secrets.token_urlsafe(16)
+        # The state id of this match's first position: 0 in the room's first match, and past
+        # every state id of the match before in a rematch, so that a message meant for an old
+        # match's position can never be read as one of this match's (docs/online.md, "Rematch")
+        self.first = 0
         self.peers: dict[str, Peer] = {}
         self.holders: dict[str, Holder] = {}
+        # seats whose holders keep them in a rematch and must commit a chain for it: until
+        # then the match cannot start (a chain of the old match has had its links revealed)
+        self.renewing: set[str] = set()
+        self.auto_start = False  # a rematch with every seat's player: it starts by itself
         self.table: Table | None = None
         self.ledger: DiceLedger | None = None
         self.dice: LedgerDice | None = None
@@ -378,8 +386,9 @@ class HostRoom:
         return [p.seat for p in self.peers.values() if p.seat is not None]
 
     def ready(self) -> bool:
-        """Every online seat is taken: the host may start."""
-        return all(s in self.holders for s in self.online_seats())
+        """Every online seat is taken (in a rematch, with a chain for it): the host may
+        start."""
+        return all(s in self.holders and s not in self.renewing for s in self.online_seats())
 
     def name(self, seat: str) -> str:
         holder = self.holders.get(seat)
@@ -436,7 +445,7 @@ class HostRoom:
         self.send(peer, "sync", record=self.record_json(), names=dict(self.table.names),
                   players=self.players(), timer=self.timer,
                   turnSeconds=round(self.turn_seconds), left=self.clock_left(now),
-                  you=peer.seat, connected=self.connected_seats())
+                  you=peer.seat, connected=self.connected_seats(), first=self.first)
 
     # -- connections -----------------------------------------------------------------------
 
@@ -507,6 +516,10 @@ class HostRoom:
         peer.secret = secret
         peer.name = clean_name(message.body["name"])
         peer.seat = seat
+        if self.first > 0 and (not self.started or seat is None):
+            # a rematch: a seat's device commits a chain for it (it may have reloaded before
+            # its claim came), and any device that still shows the old match moves on
+            self.send(peer, "rematch", match=self.match, first=self.first)
         self.send_lobby()
         if self.started:
             self.send_sync(peer, now)
@@ -553,8 +566,11 @@ class HostRoom:
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
         self.holders[seat] = same
+        self.renewing.discard(seat)
         peer.seat, peer.watching, peer.name = seat, False, name
         self.send_lobby()
+        if self.auto_start and self.ready():
+            self.start(now)
 
     def on_watch(self, peer: Peer, message: Message, now: float) -> None:
         changed = not peer.watching or peer.seat is not None
@@ -562,6 +578,8 @@ class HostRoom:
             for seat, h in list(self.holders.items()):
                 if h.secret == peer.secret:
                     del self.holders[seat]
+                    self.renewing.discard(seat)
+                    self.auto_start = False  # a free seat: the host starts when it is taken
                     changed = True
             peer.seat = None
         elif peer.seat is not None:
@@ -577,6 +595,11 @@ class HostRoom:
             raise Refused("not-seated", "spectators watch; only seats act")
         if self.table is None:
             raise Refused("not-started", "the match has not started")
+        if message.body["version"] < self.first:
+            # meant for a position of a match before this one (a rematch): never applied here
+            raise Refused("stale-action", f"stale action: position {message.body['version']} "
+                          f"is of an earlier match; this match's positions start at "
+                          f"{self.first}")
         try:
             action = self.table.rules.parse_action(message.body["action"])
         except LudoError as exc:
@@ -585,12 +608,13 @@ class HostRoom:
             # refused before a roll is opened: settling it first would show the guest the die
             # it asked to choose, and then let it choose whether to roll it
             raise Refused("illegal", "the dice decide a roll's value, not the player")
-        seen = None if action.type == "quit" else message.body["version"]
+        seen = None if action.type == "quit" else message.body["version"] - self.first
         if seen is not None and seen != self.table.version:
             # The guest acts on a position it has left behind: a message to it was lost. Its
             # own code tells it to ask for the record (a sync it did not ask for is refused).
-            raise Refused("stale-action", f"stale action: it was meant for position {seen}, "
-                          f"the table is at {self.table.version}")
+            raise Refused("stale-action", "stale action: it was meant for position "
+                          f"{seen + self.first}, the table is at "
+                          f"{self.table.version + self.first}")
         try:
             self.submit(peer.seat, action, now, seen)
         except IllegalAction as exc:
@@ -675,7 +699,7 @@ class HostRoom:
         self.ledger = ledger
         self.dice = LedgerDice(ledger)
         self.broadcast("begin", match=self.match, participants=list(ledger.participants),
-                       commits=[e["commit"] for e in ledger.events])
+                       commits=[e["commit"] for e in ledger.events], first=self.first)
         self.send_lobby()
         self.open_roll(0, SEED_RANGE, now)
 
@@ -726,8 +750,8 @@ class HostRoom:
         roll = dice.confirm()
         if roll is not None:
             self.throws.append(throw_of(state, t.record.actions[-1], dice.ledger, roll))
-        self.sent_at[version] = now
-        self.broadcast("action", version=version, actor=actor,
+        self.sent_at[self.first + version] = now
+        self.broadcast("action", version=self.first + version, actor=actor,
                        action=t.record.actions[-1].to_json(), left=self.clock_left(now))
         self.flush_syncs(now)
         self.on_change("action")
@@ -835,6 +859,38 @@ class HostRoom:
             if peer.secret is not None:
                 self.send_sync(peer, now)
 
+    def rematch(self, now: float) -> None:
+        """Play again in this room, once the match is over: the host's choice only (no guest
+        message leads here). The same seats and names; a seat whose player's device is not
+        connected is freed for a friend with the link. Everything of the old match goes: a
+        new match id, a new chain for every participant (the old ones' links were revealed,
+        and the new match's dice are drawn from the new chains alone), a new record, and
+        state ids past every one of the old match's. Each seat's device commits its new chain
+        when told (``rematch``); the match starts by itself once all have, unless a seat was
+        freed: then the host starts it from the room screen, as the first one."""
+        t = self.table
+        if t is None or not t.over:
+            raise Refused("not-over", "a rematch starts once the match is over")
+        here = {p.seat for p in self.peers.values() if p.seat is not None and p.secret}
+        self.holders = {s: h for s, h in self.holders.items() if s in here}
+        self.renewing = set(self.holders)
+        self.auto_start = set(self.holders) == set(self.online_seats())
+        self.first += t.version + 1
+        old = self.match
+        while self.match == old:
+            self.match = secrets.token_urlsafe(16)
+        self.chains = [SecretChain.new(0, self.chain_length)]
+        self.table = self.ledger = self.dice = self.collector = None
+        self.pending, self.queue, self.sent_at, self.throws = None, [], {}, []
+        self.events, self.turn_before = [], None
+        for peer in self.peers.values():
+            peer.acked = -1
+        self.broadcast("rematch", match=self.match, first=self.first)
+        self.send_lobby()
+        self.on_change("rematch")
+        if self.auto_start and self.ready():  # (no online seat has a player to wait for)
+            self.start(now)
+
     def close(self, reason: str) -> None:
         self.broadcast("closed", reason=reason)
 
@@ -844,7 +900,9 @@ class HostRoom:
         """Everything needed to carry on after the host's page reloads (its chains' seeds too:
         keep it on the host's device only)."""
         data: dict[str, Any] = {
-            "room": self.room, "match": self.match, "rules": self.rules,
+            "room": self.room, "match": self.match, "first": self.first,
+            "renewing": sorted(self.renewing), "autoStart": self.auto_start,
+            "rules": self.rules,
             "seats": list(self.seats), "kinds": self.kinds, "names": self.names,
             "timer": self.timer, "options": self.options, "turnSeconds": self.turn_seconds,
             "chains": [c.to_json() for c in self.chains],
@@ -894,6 +952,13 @@ class HostRoom:
                                             Commitment.from_json(h["commit"]))
             names = {seat: _name(name) for seat, name in dict(data["names"]).items()
                      if seat in room.seats}
+            # absent in rooms saved before rematches: the room's first match
+            room.first = _state_id(data.get("first", 0))
+            renewing = data.get("renewing", [])
+            if not isinstance(renewing, list) or not set(renewing) <= set(room.holders):
+                raise ValueError("renewing: seats held")
+            room.renewing = set(renewing)
+            room.auto_start = _flag(data.get("autoStart", False))
         except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         if data.get("record") is not None:
@@ -940,7 +1005,8 @@ class HostRoom:
             return
         if set(self.online_seats()) <= set(self.connected_seats()):
             self.broadcast("begin", match=self.match, participants=list(ledger.participants),
-                           commits=[e["commit"] for e in ledger.events if "commit" in e])
+                           commits=[e["commit"] for e in ledger.events if "commit" in e],
+                           first=self.first)
             self.open_roll(0, SEED_RANGE, now)
 
 
@@ -963,6 +1029,10 @@ class GuestRoom:
         # The match our chains were first committed in: their links are never revealed in
         # another (a host that knows them from one match could pick the dice of the next).
         self.match: str | None = None
+        # The state id of the match's first position (the host's ``first``): the state ids
+        # this device sends and reads are the table's versions counted from it, so that a
+        # message of a match before a rematch never matches a position of this one.
+        self.first = 0
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = False
@@ -1165,7 +1235,7 @@ class GuestRoom:
         sent.append(action.to_json())
         del sent[:-SENT_PER_VERSION]
         self.awaiting.add("act")
-        self.send("act", version=self.table.version, action=action.to_json())
+        self.send("act", version=self.first + self.table.version, action=action.to_json())
 
     # -- host messages ---------------------------------------------------------------------
 
@@ -1224,8 +1294,52 @@ class GuestRoom:
         if self.seat is not None and self.seat not in participants:
             raise DiceError(f"your seat {self.seat} is not among the dice participants")
 
+    def on_rematch(self, message: Message, now: float) -> None:
+        """The host plays again in this room (docs/online.md, "Rematch"): a new match, with
+        state ids from ``first`` on. This device's seat commits a new chain for it (the old
+        one's links were revealed); a spectator waits for the new match's start."""
+        match, first = message.body["match"], message.body["first"]
+        ledger, t = self.ledger, self.table
+        if ledger is not None and ledger.room == match and first == self.first:
+            return  # the match under way here (told again at a reconnection)
+        if first < self.first or (t is not None and first <= self.first + t.version):
+            raise Refused("stale", f"a rematch from position {first}, which this device has "
+                          "passed: it is ignored")
+        if t is not None and not t.over and self.following:
+            # a host must not start the match afresh (new dice) while it runs: only once over
+            self.problem = "The host started another match before this one was over."
+            raise Refused("bad-rematch", self.problem)
+        if ledger is not None and ledger.room == match or self.match == match:
+            self.problem = "The host's rematch has the old match's id: it is refused."
+            raise Refused("bad-rematch", self.problem)
+        if first > self.first:  # a new match for this device: nothing of the old one stays
+            unfinished = t is not None and not t.over
+            self.first = first
+            self.table = self.ledger = self.dice = None
+            self.lobby, self.following, self.clock = None, False, None
+            self.throws, self.revealed, self.dropped, self.sent = [], set(), set(), {}
+            self.events, self.turn_before = [], None
+            self.own_deadline = self.own_from = None
+            self.quit_sent, self.forced_quit, self.early_timeouts = False, None, {}
+            self.sync_wanted, self.synced_at = True, None  # the new match's record is read
+            self.awaiting.discard("act")  # a move of the old match is answered by nobody now
+            self.on_saved()
+            if unfinished:
+                # back after being away (a match this device follows is refused above): the
+                # old match may have ended meanwhile, or the host dropped it; said, not hidden
+                self.notice("The host started a new match in this room; the one this device "
+                            "last saw had not ended.")
+        seat = self.seat or self.asked
+        if seat is not None:
+            self.claim(seat, self.name)  # a new chain, for this match only
+        self.on_change("rematch")
+
     def on_begin(self, message: Message, now: float) -> None:
         match = message.body["match"]
+        if message.body["first"] != self.first:
+            self.problem = (f"The host's start counts positions from {message.body['first']}, "
+                            f"this room's match from {self.first}: it is refused.")
+            raise Refused("bad-begin", self.problem)
         try:
             ledger = DiceLedger(match, message.body["participants"])
             self.check_participants(ledger.participants)
@@ -1407,6 +1521,10 @@ class GuestRoom:
         except (LudoError, DiceError) as exc:
             self.problem = f"The host's record does not verify: {exc}"
             raise Refused("bad-sync", self.problem) from None
+        if body["first"] != self.first:
+            self.problem = (f"The host's record counts positions from {body['first']}, this "
+                            f"room's match from {self.first}: it is refused.")
+            raise Refused("bad-sync", self.problem)
         if body["you"] != self.seat:
             self.problem = (f"The host's record says your seat is {body['you'] or 'none'}, "
                             f"but you claimed {self.seat or 'none'}: it is refused.")
@@ -1506,11 +1624,15 @@ class GuestRoom:
         if t is None or dice is None:
             self.ask_sync()
             return
-        version = message.body["version"]
+        version = message.body["version"] - self.first
+        if version < 0:  # a position of the match before a rematch
+            raise Refused("stale", f"an action for position {message.body['version']}, of an "
+                          f"earlier match (this one's start at {self.first}): it is ignored")
         if version != t.version:
             self.ask_sync()
-            raise Refused("out-of-step", f"an action for position {version}, this table is at "
-                          f"{t.version}: asking the host for the record")
+            raise Refused("out-of-step", f"an action for position {version + self.first}, "
+                          f"this table is at {t.version + self.first}: asking the host for "
+                          "the record")
         actor, state = message.body["actor"], t.state
         shown, timed_out = t.session.deadline, to_act(state)
         deadline, deadline_from = self.own_deadline, self.own_from
@@ -1571,7 +1693,7 @@ class GuestRoom:
             # timeout before it is flagged all the same, whatever the host said)
             told = own
         t.session.deadline = told
-        self.send("ack", version=version)
+        self.send("ack", version=self.first + version)
         self.on_change("action")
 
     def early_timeout(self, t: FollowerTable, seat: str, deadline: float | None,
@@ -1647,7 +1769,8 @@ class GuestRoom:
         """What this device keeps for the room: its secret, name, chains and seat."""
         return {"room": self.room, "secret": self.secret, "name": self.name,
                 "chains": [c.to_json() for c in self.chains], "seat": self.seat,
-                "asked": self.asked, "match": self.match, "hostSeen": self.host_seen,
+                "asked": self.asked, "match": self.match, "first": self.first,
+                "hostSeen": self.host_seen,
                 "quitSent": self.quit_sent, "forcedQuit": self.forced_quit,
                 "earlyTimeouts": self.early_timeouts,
                 "clock": None if self.clock is None else {
@@ -1676,6 +1799,8 @@ class GuestRoom:
         room.asked = asked if isinstance(asked, str) else None
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
+        first = data.get("first")  # absent in rooms saved before rematches
+        room.first = first if type(first) is int and 0 <= first <= 2**52 else 0
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
         room.host_seen = _finite_float(seen)
         # absent in rooms saved before they were kept (read as hostile: else as absent)
@@ -1714,6 +1839,13 @@ def _saved_clock(value: Any) -> tuple[str, bool, int] | None:
             or type(seconds) is not int or not 1 <= seconds <= 3600:
         return None
     return match, timer, seconds
+
+
+def _state_id(value: Any) -> int:
+    """A stored state id read as hostile input: a whole number as the protocol carries it."""
+    if type(value) is not int or not 0 <= value <= 2**52:
+        raise ValueError(f"first: a state id, not {str(value)[:20]}")
+    return value
 
 
 def _finite_float(value: Any) -> float | None:

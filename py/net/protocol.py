@@ -130,10 +130,11 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
               "seats": _list_of(_seat_row, 8), "started": lambda v: isinstance(v, bool),
               "you": _opt(_seat)},
     "begin": {"match": _str(64), "participants": _list_of(_str(16), 9),
-              "commits": _list_of(_commitment, 9)},
+              "commits": _list_of(_commitment, 9), "first": _int()},
     "sync": {"record": _obj, "names": _obj, "players": _obj, "timer": lambda v: isinstance(
         v, bool), "turnSeconds": _int(1, 3600), "left": _LEFT, "you": _opt(_seat),
-        "connected": _list_of(_seat, 8)},
+        "connected": _list_of(_seat, 8), "first": _int()},
+    "rematch": {"match": _str(64), "first": _int()},
     "open": {"roll": _int(), "n": _int(1, 2**32)},
     "settled": {"roll": _int(), "n": _int(1, 2**32), "reveals": _list_of(_reveal_pair, 9),
                 "value": _int(0, 2**32)},
@@ -144,6 +145,11 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "refused": {"code": _str(32), "message": _str(MAX_TEXT)},
     "closed": {"reason": _str(MAX_TEXT)},
 }
+
+# Fields a message may leave out, and what they are then: the state id of a match's first
+# position (``first``), 0 in a room's first match, came with rematches (docs/online.md,
+# "Rematch"); a peer that sends the first match without it is read as before.
+DEFAULTS: dict[str, dict[str, Any]] = {"begin": {"first": 0}, "sync": {"first": 0}}
 
 
 def encode(kind: str, seq: int, **fields: Any) -> str:
@@ -177,6 +183,8 @@ def decode(text: Any, schema: dict[str, dict[str, Check]], max_bytes: int) -> Me
         raise ProtocolError("unknown-type", "an unknown message type")
     fields = schema[kind]
     body = {k: v for k, v in data.items() if k not in ("v", "seq", "type")}
+    for name, value in DEFAULTS.get(kind, {}).items():
+        body.setdefault(name, value)
     if set(body) != set(fields):
         raise ProtocolError("bad-schema", f"{kind}: the fields are "
                             f"{', '.join(sorted(fields)) or 'none'}")

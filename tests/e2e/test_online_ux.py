@@ -12,8 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from test_online import PARAMS, create_room, facts, join, open_page, play_to_end, start
 from test_online import pytestmark as online_marks
 
@@ -139,29 +138,80 @@ def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Brows
         end_process(server)
 
 
-@pytest.mark.parametrize("leaver", ["guest", "host"])
-def test_an_online_winner_is_not_offered_a_rematch_that_only_goes_home(
-        browser: Browser, server_url: str, leaver: str) -> None:
-    # The winner's dialog asked "Play again with the same seats?" and offered Rematch, which
-    # online only went Home: a match is a room, and a rematch needs a new room and link.
+def test_an_online_rematch_plays_again_in_the_same_room_and_a_spectator_can_leave(
+        browser: Browser, server_url: str) -> None:
+    # The winner's dialog online had no Rematch: playing again meant Home, a new room and a new
+    # link for every friend. Now the host's Rematch starts a new match in the same room, with
+    # the same seats, and the guest and the spectator follow into it. And a spectator's Quit
+    # button only said that it could not quit: it is "Leave the room", after a confirmation.
     host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
     guest = join(browser, link, "Yusuf", "yellow")
     start(host, [guest])
+    watcher = join(browser, link, None)
     play_to_end(host, [host, guest], max_actions=2)
-    quitter, winner = (guest, host) if leaver == "guest" else (host, guest)
-    quitter.click("#btn-quit")
-    quitter.click("#dlg-quit button[value='confirm']")
-    winner.wait_for_selector("#dlg-winner[open]", timeout=30_000)
-    text = winner.inner_text("#winner-text")
-    assert "Play again with the same seats" not in text, text
-    assert text.endswith("To play again, start a new room from Home and send your friends its "
-                         "link." if leaver == "guest" else
-                         "To play again, ask the host for the link of a new room."), text
-    assert winner.is_hidden("#winner-rematch")
-    assert winner.evaluate("document.activeElement.id") == "winner-home"
-    winner.keyboard.press("Enter")
-    winner.wait_for_selector("#screen-home:not([hidden])")
-    assert host.errors == [] and guest.errors == []
+    old = facts(host)["match"]
+    assert old is not None and facts(watcher)["match"] == old
+    guest.click("#btn-quit")
+    guest.click("#dlg-quit button[value='confirm']")
+    guest.wait_for_selector("#screen-home:not([hidden])")
+    # the guest's table (from Home) says it waits for the host's rematch; it has no Rematch
+    guest.click("#btn-resume")
+    guest.wait_for_selector("#dlg-winner[open]")
+    text = guest.inner_text("#winner-text")
+    assert text.endswith("Waiting for the host to start a rematch: you will follow them into "
+                         "it. Home leaves the table."), text
+    assert guest.is_hidden("#winner-rematch")
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    text = host.inner_text("#winner-text")
+    assert text.endswith("Play again in this room with the same seats? Your friends follow "
+                         "you."), text
+    assert watcher.inner_text("#btn-quit") == "Leave the room"
+    host.click("#winner-rematch")
+    _all_at_a_new_match(old, host, guest, watcher)
+    play_to_end(host, [host, guest], max_actions=2)
+    # this time the host's person leaves: its page goes Home; its table offers Rematch, and
+    # so does its room screen (where a match a leave ended, with no winner dialog, leads)
+    second = facts(host)["match"]
+    host.click("#btn-quit")
+    host.click("#dlg-quit button[value='confirm']")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    guest.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    assert guest.is_hidden("#winner-rematch")
+    host.click("#btn-resume")
+    host.wait_for_selector("#dlg-winner[open]")
+    assert host.is_visible("#winner-rematch")
+    host.keyboard.press("Escape")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    host.evaluate("h => { location.hash = h; }", "#" + link.split("#", 1)[1])
+    host.wait_for_selector("#screen-room:not([hidden])")
+    assert host.inner_text("#btn-room-start") == "Rematch"
+    host.click("#btn-room-start")
+    _all_at_a_new_match(second, host, guest, watcher)
+    # the spectator leaves: asked first (Keep watching stays), then Home, out of the room
+    watcher.click("#btn-quit")
+    watcher.wait_for_selector("#dlg-leave[open]")
+    assert watcher.evaluate("document.activeElement.id") == "leave-cancel"
+    watcher.click("#leave-cancel")
+    assert facts(watcher)["room"] is not None
+    watcher.click("#btn-quit")
+    watcher.click("#leave-confirm")
+    watcher.wait_for_selector("#screen-home:not([hidden])")
+    assert facts(watcher)["room"] is None
+    assert host.errors == [] and guest.errors == [] and watcher.errors == []
+
+
+def _all_at_a_new_match(old: str, host: Page, guest: Page, watcher: Page) -> None:
+    """Every page is at the table of a match after ``old``, with the same seats (red the
+    host's, yellow the guest's, none the watcher's): nobody sent a new link."""
+    for page, seat in ((host, "red"), (guest, "yellow"), (watcher, None)):
+        page.wait_for_function("m => { const f = JSON.parse(window.ludo.online());"
+                               " return f.match !== null && f.match !== m && !f.over"
+                               " && f.version !== null; }", arg=old, timeout=60_000)
+        page.wait_for_selector("#screen-table:not([hidden])")
+        assert page.locator("dialog[open]").count() == 0
+        now = facts(page)
+        assert now["seat"] == seat and now.get("problem") is None, now
+    assert facts(guest)["match"] == facts(host)["match"] == facts(watcher)["match"]
 
 
 def test_the_lobby_names_the_game_tells_the_host_who_came_and_who_left(

@@ -59,7 +59,7 @@ def test_every_message_type_has_a_schema_both_ways() -> None:
     assert set(GUEST_MESSAGES) == {"hello", "claim", "watch", "act", "reveal", "commit", "ack",
                                    "resync"}
     assert {"lobby", "begin", "sync", "open", "settled", "action", "dropped", "refused",
-            "closed", "presence", "commit"} == set(HOST_MESSAGES)
+            "closed", "presence", "commit", "rematch"} == set(HOST_MESSAGES)
 
 
 @given(st.text(min_size=0, max_size=200_000), st.integers(200, 20_000))

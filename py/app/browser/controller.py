@@ -43,7 +43,7 @@ PAGES = ("home", "table", "rules", "install")
 # The screen each dialog asks about. Back (or any other change of address) away from that
 # screen closes it unanswered: a winner or quit dialog stood over the home screen, where its
 # Rematch or Quit game would act on a table no longer shown.
-DIALOG_SCREENS = {"quit": "table", "winner": "table", "replace": "home"}
+DIALOG_SCREENS = {"quit": "table", "winner": "table", "leave": "table", "replace": "home"}
 
 
 class Controller:

@@ -39,6 +39,7 @@ from . import storage
 from .controller import SCREENS, Controller
 from .dom import Timeout, el, keep, now_ms, number_param, on, set_text
 from .rtc import CALL_AGAIN_S, Transport
+from .screen import open_dialog
 
 SESSION_KEY = "courtyard-ludo/online"
 OFFLINE = "Online rooms need an internet connection."
@@ -75,9 +76,14 @@ OTHER_HOST = ("This link names a different host for this room than the link you 
 SERVER_LOST = "The room's server cannot be reached; trying again…"
 SERVER_LOST_HOST = ("The room's server cannot be reached; trying again… Players already "
                     "connected play on; nobody else can join until it is back.")
-# An online match's winner dialog: a rematch is a new room, with a new link
-REMATCH_HOST = "To play again, start a new room from Home and send your friends its link."
-REMATCH_GUEST = "To play again, ask the host for the link of a new room."
+# An online match's winner dialog: the host's Rematch plays again in this room, with the same
+# seats, and every guest's and spectator's page follows it into the new match
+REMATCH_HOST = "Play again in this room with the same seats? Your friends follow you."
+REMATCH_GUEST = ("Waiting for the host to start a rematch: you will follow them into it. "
+                 "Home leaves the table.")
+# The table's Quit button for a guest with no seat in play (a spectator): what it can do is
+# leave the room (after a confirmation), not quit a seat it does not have
+LEAVE_ROOM = "Leave the room"
 WAITING = "Waiting for the host."
 # A guest that has waited this long for a host it never reached (or that left the lobby)
 LONG_WAIT_MS = 15_000
@@ -144,6 +150,7 @@ class Online:
         self.tick_timer: Timeout | None = None
         self.playing = False
         self.told_ended = False  # this page went Home with the notice of a match ended by leaving
+        self.table_match: str | None = None  # the match of the table this page shows
         self.save_timer: Timeout | None = None  # a guest's save, soon (see changed)
         self.suspended = False  # another tab of this browser holds the room now (suspend)
         try:
@@ -221,9 +228,16 @@ class Online:
     # -- what the room says ----------------------------------------------------------------
 
     def changed(self, what: str) -> None:
+        if what == "rematch":
+            # the host plays again in this room: the old match's winner dialog goes, and a
+            # page at the table waits on the room screen for the new match's table
+            self.told_ended = False
+            if self.ctl.screen.table_shown() or not el("screen-room").hidden:
+                self.ctl.show_room()
         table = self.room.table
         if table is not None and (self.ctl.table is not table):
-            first = not self.playing
+            # a page's first table, or a rematch's: shown (a guest follows its host into it)
+            first = not self.playing or self.room.ledger.room != self.table_match
             self.ctl.take_table(table, self)
             if first:
                 self.ctl.go("table")
@@ -432,6 +446,7 @@ class OnlineController(Controller):
                                 ("btn-room-table", lambda e: self.go("table"))):
             on(el(target), "click", handler)
         on(el("online-dice"), "toggle", lambda e: self.draw_online())
+        on(el("dlg-leave"), "close", self.on_leave_closed)
         on(window, "online", lambda e: self.draw_room())
         on(window, "offline", lambda e: self.draw_room())
         el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
@@ -545,6 +560,8 @@ class OnlineController(Controller):
         self.auto.cancel()
         self.seat_table(table, online.own_seat())
         online.playing = True
+        ledger = online.room.ledger
+        online.table_match = None if ledger is None else ledger.room
 
     # -- the controller's hooks ------------------------------------------------------------
 
@@ -625,12 +642,32 @@ class OnlineController(Controller):
         self.schedule()
 
     def play_again(self) -> tuple[str, bool]:
-        """Online a Rematch only went Home (a match is a room, and a rematch is a new room with
-        a new link): the button is hidden and the words say how to play again."""
+        """Online only the host starts a rematch (in this room, with the same seats); a
+        guest's or spectator's page waits for it, and follows it into the new match."""
         o = self.online
         if o is None or not o.playing:
             return super().play_again()
-        return (REMATCH_HOST if o.role == "host" else REMATCH_GUEST), False
+        return (REMATCH_HOST, True) if o.role == "host" else (REMATCH_GUEST, False)
+
+    def start_rematch(self) -> None:
+        """The host's Rematch: a new match in this room. The page waits on the room screen
+        while the seats' devices commit their new dice chains; the new table follows."""
+        o = self.online
+        if o is None or o.role != "host":
+            return
+        if o.room.table is None:  # (the old match's table, from Home: its rematch is on)
+            self.show_room()
+            return
+        from ..room import Refused
+
+        try:
+            o.room.rematch(now_ms())
+        except Refused as exc:
+            self.tell(str(exc))
+            return
+        o.arm_tick()
+        if o.room.table is None:
+            self.show_room()
 
     def end_by_leaving(self, notice: str) -> None:
         """A player's leaving ended the match for everybody (the rule set's
@@ -720,6 +757,8 @@ class OnlineController(Controller):
     def draw(self) -> None:
         super().draw()
         o, t = self.online, self.table
+        if self.spectating() and str(el("btn-quit").textContent) != LEAVE_ROOM:
+            el("btn-quit").textContent = LEAVE_ROOM
         if o is not None and o.playing and t is not None and not self.screen.table_shown():
             note = self.home_note()
             if note is not None:
@@ -828,8 +867,14 @@ class OnlineController(Controller):
             o.seats_told = {row["seat"]: row["name"] for row in lobby["seats"] if row["taken"]}
         el("room-title").textContent = "Your online room" if host else "Join the online room"
         el("room-join").hidden = host or started or lobby is None or bool(room.closed)
-        el("btn-room-start").hidden = not host or started
-        el("btn-room-start").disabled = not (host and room.ready())
+        # once the match is over the host's Start is Rematch: the winner dialog's, for a host
+        # whose page went Home (its person left) and came back to the room
+        over = room.table is not None and room.table.over
+        el("btn-room-start").hidden = not host or (started and not over)
+        el("btn-room-start").disabled = not (host and (over or room.ready()))
+        label = "Rematch" if over else "Start the match"
+        if str(el("btn-room-start").textContent) != label:
+            el("btn-room-start").textContent = label
         el("btn-room-table").hidden = room.table is None
         if not host and room.closed:
             el("room-hint").textContent = "Leave the room to go back to Home."
@@ -882,6 +927,9 @@ class OnlineController(Controller):
     def on_room_start(self, event: Any) -> None:
         o = self.online
         if o is None or o.role != "host":
+            return
+        if o.room.table is not None and o.room.table.over:
+            self.start_rematch()
             return
         from ..room import Refused
 
@@ -942,17 +990,34 @@ class OnlineController(Controller):
         if self.act(seat, Action("quit", seat=seat)) and not others_here:
             self.go("home")
 
+    def spectating(self) -> bool:
+        """A guest's page at the room's table with no seat in play there (a spectator, or a
+        player whose seat has left): its Quit button leaves the room."""
+        o, t = self.online, self.table
+        return o is not None and o.role == "guest" and o.playing and t is not None \
+            and not t.people_in_play()
+
     def on_quit(self, event: Any) -> None:
         o, t = self.online, self.table
+        if self.spectating():
+            open_dialog("leave")  # Keep watching has the focus
+            return
         if o is not None and o.playing and t is not None and not t.people_in_play():
             self.tell("You have no seat in play here: there is nothing to quit. "
                       "Leave the room from its screen.")
             return
         super().on_quit(event)
 
+    def on_leave_closed(self, event: Any) -> None:
+        if self.screen.dialog_answer("leave") == "confirm" and self.online is not None:
+            self.on_room_leave(event)
+
     def on_winner_closed(self, event: Any) -> None:
-        if self.online is None or not self.online.playing:
+        o = self.online
+        if o is None or not o.playing:
             super().on_winner_closed(event)
+        elif o.role == "host" and self.screen.dialog_answer("winner") == "rematch":
+            self.start_rematch()
         elif self.page_shown == "table":  # not when it closed because the player went Back
             self.go("home")
 
@@ -968,6 +1033,7 @@ class OnlineController(Controller):
             "version": None if t is None else t.version, "over": bool(t and t.over),
             "seat": o.own_seat(), "position": None if t is None else t.position_text(),
             "rolls": len(room.throws), "bottomLeft": self.screen.bottom_left,
+            "match": None if room.ledger is None else room.ledger.room,
         }
         if o.role == "host":
             facts["roundTrips"] = list(room.round_trips)
