@@ -198,16 +198,18 @@ def _read_position(path: str) -> Any:
     return _position_of(load_json(_read_input(path), "position"))
 
 
-def legal_of(state: Any, roll_value: int | str | None = None) -> dict[str, Any]:
-    """Legal actions of a position, optionally after rolling ``roll_value``."""
+def legal_of(state: Any, roll_value: int | str | None = None,
+             roll_field: str = "--roll") -> dict[str, Any]:
+    """Legal actions of a position, optionally after rolling ``roll_value``; ``roll_field``
+    names that value in messages as the caller gave it (the option, or stdio's ``roll``)."""
     rules = rules_for(state)
     events: list[dict[str, Any]] = []
     if roll_value is not None:
         if state.phase != "roll":
-            raise CliError(f"--roll needs a position waiting for a roll; this one is in the "
-                           f"{state.phase} phase")
+            raise CliError(f"{roll_field} needs a position waiting for a roll; this one is in "
+                           f"the {state.phase} phase")
         # the rule set checks the value: a number, or a face name such as Royal's "crown"
-        roll = rules.parse_action({"type": "roll", "value": roll_value}, "--roll")
+        roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
         state, events = rules.apply(state, roll)
     shown: dict[str, Any] = {
         "command": "legal",
@@ -219,11 +221,15 @@ def legal_of(state: Any, roll_value: int | str | None = None) -> dict[str, Any]:
         shown["rolled"], shown["to_play"] = list(state.rolled), list(state.unplayed)
     if roll_value is not None:  # the answer is about the position after the roll: show it
         shown["position"] = position_to_json(state)
+    legal_actions = [a.to_json() for a in rules.legal_actions(state)]
+    # what a player chooses among: the distinct moves, or in the roll phase the roll itself
+    # (distinct_moves lists moves only), so that a program can always pick from `distinct`
+    distinct = [a.to_json() for a in rules.distinct_moves(state)] or legal_actions
     return {
         **shown,
         "events": events,
-        "legal": [a.to_json() for a in rules.legal_actions(state)],
-        "distinct": [a.to_json() for a in rules.distinct_moves(state)],
+        "legal": legal_actions,
+        "distinct": distinct,
         "next": rules.next_player(state),
     }
 
@@ -304,12 +310,35 @@ def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], de
     return value
 
 
+REQUEST_FIELDS = {
+    "new": ("rules", "players", "seats", "seed", "options"),
+    "apply": ("position", "action"),
+    "legal": ("position", "roll"),
+    "bot": ("position", "level", "seed"),
+}
+"""Each stdio command's fields besides ``command`` and ``id``."""
+
+
+def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
+    """Refuse a field the command does not read, as the notation refuses one: ignored, a typo
+    (``"seeds"``) or a command line flag written as a field (``"teams": true``, which belongs
+    in ``options``) would quietly give another game than the one asked for."""
+    for name in request:
+        if name not in REQUEST_FIELDS[command] and name not in ("command", "id"):
+            hint = (f'; a rule set\'s option goes in "options": {{{quote(name)}: true}}'
+                    if command == "new" and any(name == o.name for o in _all_options()) else "")
+            raise CliError(f"request: unknown field {quote(name)} (a {command} request takes "
+                           f"{', '.join(REQUEST_FIELDS[command])} and id){hint}")
+
+
 def answer(request: Any) -> dict[str, Any]:
     """One request of ``stdio`` (a JSON object with a ``command``: new, apply, legal or bot,
     and that command's arguments as fields) answered as the command line would."""
     if not isinstance(request, dict) or not isinstance(request.get("command"), str):
         raise CliError('a request is a JSON object with a "command": new, apply, legal or bot')
     command = request["command"]
+    if command in REQUEST_FIELDS:
+        _no_unknown_fields(request, command)
     if command == "new":
         rules_name = _field(request, "rules", str, "courtyard")
         if rules_name not in RULESETS:
@@ -326,16 +355,32 @@ def answer(request: Any) -> dict[str, Any]:
                            options)
     if command not in ("apply", "legal", "bot"):
         raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
-    state = _position_of(request.get("position"))
+    try:
+        state = _position_of(request.get("position"))
+    except CliError as exc:  # a wrapped answer refused: say which field of the request
+        raise CliError(f"position: {exc}") from None
     if command == "apply":
         return apply_to(state, request.get("action"))
     if command == "legal":
         roll = _field(request, "roll", (int, str), None)
-        return legal_of(state, roll)
+        return legal_of(state, roll, "roll")
     level = _field(request, "level", str, "medium")
     if level not in LEVELS:
         raise CliError(f"level: {quote(level)} is not easy, medium or hard")
     return bot_for(state, level, _seed_in_range(_field(request, "seed", int, 0)))
+
+
+def _utf8_line(line: bytes | str) -> str:
+    """A request line as text: UTF-8, as the files the other commands read, and refused as
+    they are when it is not (decoding it with replacement characters would answer another
+    request than the one sent, and give back another ``id``)."""
+    if isinstance(line, str):  # a text stream (tests, embedding): already decoded
+        return line.removeprefix("\ufeff")
+    try:
+        return line.decode("utf-8").removeprefix("\ufeff")  # a byte order mark is allowed
+    except UnicodeDecodeError as exc:
+        raise CliError(f"request: is not UTF-8 text (byte {exc.start + 1} is not valid "
+                       "UTF-8)") from None
 
 
 def stdio(source: Any = None, sink: Any = None) -> int:
@@ -369,11 +414,14 @@ def stdio(source: Any = None, sink: Any = None) -> int:
             reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
                                               "bytes)"}
         elif not line.strip():
-            continue
+            # answered like any other bad line: one answer a line, so that a program that
+            # waits for the answer to each line it wrote never waits for ever
+            reply = {"error": 'request: is a blank line; a request is a JSON object with a '
+                              '"command": new, apply, legal or bot'}
         else:
             request: Any = None
             try:
-                request = load_json(line, "request")
+                request = load_json(_utf8_line(line), "request")
                 reply = answer(request)
             except (CliError, LudoError) as exc:
                 reply = {"error": _one_line(exc)}
