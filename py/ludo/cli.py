@@ -22,15 +22,17 @@ from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
     MAX_SEED,
+    RECORD_FORMAT,
     Record,
     format_position,
     load_json,
-    parse_record,
     position_from_json,
     position_to_json,
+    record_from_json,
     record_to_json,
     replay,
 )
+from .rules.base import POSITION_FORMAT
 
 MAX_ACTIONS_PER_GAME = 200_000  # a game longer than this counts as never ending
 COMMANDS = ("simulate", "new", "legal", "apply", "bot", "stdio", "replay", "verify",
@@ -191,6 +193,10 @@ def _position_of(data: Any) -> Any:
             raise CliError(f"this is the output of {quote(command)}, which holds no "
                            "position: give a position, or the output of new or apply")
         return position_from_json(data["position"])
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        # the other document: say which command reads it rather than "format: must be ..."
+        raise CliError("this is a game record, not a position: replay checks a record and "
+                       "prints its final position")
     return position_from_json(data)
 
 
@@ -435,7 +441,15 @@ def stdio(source: Any = None, sink: Any = None) -> int:
 
 def replay_command(path: str) -> dict[str, Any]:
     """Check a record by replaying it; return its final position."""
-    record = parse_record(_read_input(path))
+    data = load_json(_read_input(path), "record")
+    if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
+        raise CliError("this is a position, not a game record: new prints a game's record, "
+                       "and each action applied is appended to its \"actions\"")
+    if isinstance(data, dict) and "command" in data and "format" not in data:
+        raise CliError(f"this is the output of {quote(data['command'])}, not a game record"
+                       + (": replay its \"record\" member, with each action applied appended "
+                          "to its \"actions\"" if "record" in data else ""))
+    record = record_from_json(data)
     states = replay(record)
     final = states[-1]
     won = rules_for(final).winners(final)

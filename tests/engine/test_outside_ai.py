@@ -124,3 +124,26 @@ def test_an_outside_program_plays_every_rule_set_choosing_among_distinct():
     finally:
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and out == b"" and err == b""
+
+
+def test_a_record_where_a_position_belongs_and_back_say_which_command_reads_it(tmp_path, capsys):
+    # both said only `format: must be "courtyard-ludo/..."`, which tells an outsider nothing
+    # about what to do; new's answer holds both documents, and a program may save either
+    from ludo.cli import main
+
+    started = answer({"command": "new", "players": 2})
+    files = {}
+    for name, document in (("position", started["position"]), ("record", started["record"]),
+                           ("new", started)):
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(json.dumps(document))
+    assert main(["legal", str(files["record"])]) == 2
+    assert "this is a game record, not a position: replay" in capsys.readouterr().err
+    with pytest.raises(CliError, match="^position: this is a game record"):
+        answer({"command": "apply", "position": started["record"], "action": {"type": "roll"}})
+    assert main(["replay", str(files["position"])]) == 2
+    assert "this is a position, not a game record: new prints" in capsys.readouterr().err
+    assert main(["replay", str(files["new"])]) == 2
+    assert 'replay its "record" member' in capsys.readouterr().err
+    assert main(["replay", str(files["record"])]) == 0
+    assert json.loads(capsys.readouterr().out)["position"] == started["position"]
