@@ -200,8 +200,21 @@ def _position_of(data: Any) -> Any:
     return position_from_json(data)
 
 
+def _read_document(path: str, what: str) -> str:
+    """A position's or record's text, refused at once when there is none: an empty file or
+    standard input (a program that piped nothing, a save that failed) gets words that say
+    so, not a JSON parser's "Expecting value at line 1 column 1"."""
+    text = _read_input(path)
+    if not text.strip():
+        where = "standard input" if path == "-" else path
+        given = ("a position's JSON, or the whole line new, apply or legal printed"
+                 if what == "position" else "a game record's JSON")
+        raise CliError(f"{what}: {where} is empty; give {given}")
+    return text
+
+
 def _read_position(path: str) -> Any:
-    return _position_of(load_json(_read_input(path), "position"))
+    return _position_of(load_json(_read_document(path, "position"), "position"))
 
 
 def legal_of(state: Any, roll_value: int | str | None = None,
@@ -441,7 +454,7 @@ def stdio(source: Any = None, sink: Any = None) -> int:
 
 def replay_command(path: str) -> dict[str, Any]:
     """Check a record by replaying it; return its final position."""
-    data = load_json(_read_input(path), "record")
+    data = load_json(_read_document(path, "record"), "record")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         raise CliError("this is a position, not a game record: new prints a game's record, "
                        "and each action applied is appended to its \"actions\"")
@@ -470,7 +483,7 @@ def verify_command(path: str) -> dict[str, Any]:
     from .notation import load_json
 
     try:
-        return summary(verify_record_json(load_json(_read_input(path), "record")))
+        return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
     except DiceError as exc:
         raise CliError(f"the record does not verify: {exc}") from None
 

@@ -147,3 +147,20 @@ def test_a_record_where_a_position_belongs_and_back_say_which_command_reads_it(t
     assert 'replay its "record" member' in capsys.readouterr().err
     assert main(["replay", str(files["record"])]) == 0
     assert json.loads(capsys.readouterr().out)["position"] == started["position"]
+
+
+@pytest.mark.parametrize("command", [["legal"], ["bot"], ["apply", '{"type": "roll"}'],
+                                     ["replay"], ["verify"]])
+def test_an_empty_input_is_called_empty(tmp_path, capsys, command):
+    # it was "is not valid JSON (Expecting value at line 1 column 1)": a parser's words for
+    # a program that piped nothing, or a save that failed
+    from ludo.cli import main
+
+    empty = tmp_path / "empty.json"
+    empty.write_text(" \n")
+    argv = [command[0], str(empty), *command[1:]]
+    assert main(argv) == 2
+    what = "record" if command[0] in ("replay", "verify") else "position"
+    assert capsys.readouterr().err == f"error: {what}: {empty} is empty; give " + (
+        "a game record's JSON\n" if what == "record" else
+        "a position's JSON, or the whole line new, apply or legal printed\n")
