@@ -558,6 +558,22 @@ def _all_options() -> list[Any]:
     return list(seen.values())
 
 
+POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal printed; - for "
+                      "standard input (the default)")
+STDIO_HELP = """\
+One JSON object a line on standard input, one JSON line on standard output for each line, in
+order, until standard input ends (docs/notation.md, "Playing from another program"):
+
+  {"command": "new", "rules": "gilgiti", "players": 4, "seed": 7, "options": {"teams": true}}
+  {"command": "apply", "position": P, "action": {"type": "roll"}}
+  {"command": "legal", "position": P, "roll": 6}
+  {"command": "bot", "position": P, "level": "hard", "seed": 0}
+
+P is a position, or a whole previous answer. A field left out takes the command's default
+(apply needs both position and action); "seats": ["red", "blue"] may replace "players". Any
+"id" comes back with the answer. A bad line gets {"error": "..."} and the next is read."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise CliError(message)
@@ -581,7 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     leg.add_argument("--roll", type=_die, default=None, metavar="V",
                      help="roll V first (1-6, or Royal's feather or crown) and answer for the "
                           "position after it, which is printed too")
-    leg.add_argument("file", nargs="?", default="-")
+    leg.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
     new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",
                       help="default courtyard")
@@ -596,18 +612,20 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"{option.label} (rule sets that offer it)")
     app = sub.add_parser("apply", help="apply one action (JSON) to a position (JSON file or - "
                          "for stdin): its events, the next position and its legal actions")
-    app.add_argument("file")
+    app.add_argument("file", help=POSITION_FILE_HELP.removesuffix(" (the default)"))
     app.add_argument("action", help='e.g. \'{"type": "roll"}\' or \'{"type": "move", "token": 0}\'')
     bot = sub.add_parser("bot", help="the action a computer player chooses in a position")
-    bot.add_argument("--level", choices=LEVELS, default="medium")
+    bot.add_argument("--level", choices=LEVELS, default="medium", help="default medium")
     bot.add_argument("--seed", type=_seed, default=0, help="its tie-breaks (default 0)")
-    bot.add_argument("file", nargs="?", default="-")
+    bot.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     sub.add_parser("stdio", help="answer JSON requests (new, apply, legal, bot), one a line on "
-                   "stdin, one JSON line each on stdout, until stdin ends")
+                   "stdin, one JSON line each on stdout, until stdin ends",
+                   description=STDIO_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     rep = sub.add_parser("replay", help="check a game record and print its final position")
-    rep.add_argument("file")
+    rep.add_argument("file", help="a game record (JSON), or - for standard input")
     ver = sub.add_parser("verify", help="check an online match's record: every die and action")
-    ver.add_argument("file")
+    ver.add_argument("file", help="an online match's record (JSON, version 3), or - for "
+                     "standard input")
     tour = sub.add_parser("tournament", help="bots against each other, seats rotated, "
                           "duplicate dice (docs/bots.md)")
     tour.add_argument("--rules", choices=list(RULESETS), default="courtyard")

@@ -164,3 +164,18 @@ def test_an_empty_input_is_called_empty(tmp_path, capsys, command):
     assert capsys.readouterr().err == f"error: {what}: {empty} is empty; give " + (
         "a game record's JSON\n" if what == "record" else
         "a position's JSON, or the whole line new, apply or legal printed\n")
+
+
+def test_stdio_help_shows_requests_that_it_answers(capsys):
+    # `stdio --help` said only "answer JSON requests": an outsider reading --help had no request
+    from ludo.cli import STDIO_HELP, main
+
+    with pytest.raises(SystemExit):
+        main(["stdio", "--help"])
+    assert STDIO_HELP.splitlines()[0] in capsys.readouterr().out
+    position = json.dumps(answer({"command": "new", "seed": 7})["position"])
+    requests = [line.strip().replace(" P,", f" {position},") for line in STDIO_HELP.splitlines()
+                if line.strip().startswith('{"command"')]
+    assert len(requests) == 4
+    for request in requests:
+        assert "error" not in _answers([request.encode() + b"\n"])[0], request
