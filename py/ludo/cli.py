@@ -22,15 +22,17 @@ from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
     MAX_SEED,
+    RECORD_FORMAT,
     Record,
     format_position,
     load_json,
-    parse_record,
     position_from_json,
     position_to_json,
+    record_from_json,
     record_to_json,
     replay,
 )
+from .rules.base import POSITION_FORMAT
 
 MAX_ACTIONS_PER_GAME = 200_000  # a game longer than this counts as never ending
 COMMANDS = ("simulate", "new", "legal", "apply", "bot", "stdio", "replay", "verify",
@@ -191,23 +193,42 @@ def _position_of(data: Any) -> Any:
             raise CliError(f"this is the output of {quote(command)}, which holds no "
                            "position: give a position, or the output of new or apply")
         return position_from_json(data["position"])
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        # the other document: say which command reads it rather than "format: must be ..."
+        raise CliError("this is a game record, not a position: replay checks a record and "
+                       "prints its final position")
     return position_from_json(data)
 
 
+def _read_document(path: str, what: str) -> str:
+    """A position's or record's text, refused at once when there is none: an empty file or
+    standard input (a program that piped nothing, a save that failed) gets words that say
+    so, not a JSON parser's "Expecting value at line 1 column 1"."""
+    text = _read_input(path)
+    if not text.strip():
+        where = "standard input" if path == "-" else path
+        given = ("a position's JSON, or the whole line new, apply or legal printed"
+                 if what == "position" else "a game record's JSON")
+        raise CliError(f"{what}: {where} is empty; give {given}")
+    return text
+
+
 def _read_position(path: str) -> Any:
-    return _position_of(load_json(_read_input(path), "position"))
+    return _position_of(load_json(_read_document(path, "position"), "position"))
 
 
-def legal_of(state: Any, roll_value: int | str | None = None) -> dict[str, Any]:
-    """Legal actions of a position, optionally after rolling ``roll_value``."""
+def legal_of(state: Any, roll_value: int | str | None = None,
+             roll_field: str = "--roll") -> dict[str, Any]:
+    """Legal actions of a position, optionally after rolling ``roll_value``; ``roll_field``
+    names that value in messages as the caller gave it (the option, or stdio's ``roll``)."""
     rules = rules_for(state)
     events: list[dict[str, Any]] = []
     if roll_value is not None:
         if state.phase != "roll":
-            raise CliError(f"--roll needs a position waiting for a roll; this one is in the "
-                           f"{state.phase} phase")
+            raise CliError(f"{roll_field} needs a position waiting for a roll; this one is in "
+                           f"the {state.phase} phase")
         # the rule set checks the value: a number, or a face name such as Royal's "crown"
-        roll = rules.parse_action({"type": "roll", "value": roll_value}, "--roll")
+        roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
         state, events = rules.apply(state, roll)
     shown: dict[str, Any] = {
         "command": "legal",
@@ -219,11 +240,15 @@ def legal_of(state: Any, roll_value: int | str | None = None) -> dict[str, Any]:
         shown["rolled"], shown["to_play"] = list(state.rolled), list(state.unplayed)
     if roll_value is not None:  # the answer is about the position after the roll: show it
         shown["position"] = position_to_json(state)
+    legal_actions = [a.to_json() for a in rules.legal_actions(state)]
+    # what a player chooses among: the distinct moves, or in the roll phase the roll itself
+    # (distinct_moves lists moves only), so that a program can always pick from `distinct`
+    distinct = [a.to_json() for a in rules.distinct_moves(state)] or legal_actions
     return {
         **shown,
         "events": events,
-        "legal": [a.to_json() for a in rules.legal_actions(state)],
-        "distinct": [a.to_json() for a in rules.distinct_moves(state)],
+        "legal": legal_actions,
+        "distinct": distinct,
         "next": rules.next_player(state),
     }
 
@@ -304,12 +329,35 @@ def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], de
     return value
 
 
+REQUEST_FIELDS = {
+    "new": ("rules", "players", "seats", "seed", "options"),
+    "apply": ("position", "action"),
+    "legal": ("position", "roll"),
+    "bot": ("position", "level", "seed"),
+}
+"""Each stdio command's fields besides ``command`` and ``id``."""
+
+
+def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
+    """Refuse a field the command does not read, as the notation refuses one: ignored, a typo
+    (``"seeds"``) or a command line flag written as a field (``"teams": true``, which belongs
+    in ``options``) would quietly give another game than the one asked for."""
+    for name in request:
+        if name not in REQUEST_FIELDS[command] and name not in ("command", "id"):
+            hint = (f'; a rule set\'s option goes in "options": {{{quote(name)}: true}}'
+                    if command == "new" and any(name == o.name for o in _all_options()) else "")
+            raise CliError(f"request: unknown field {quote(name)} (a {command} request takes "
+                           f"{', '.join(REQUEST_FIELDS[command])} and id){hint}")
+
+
 def answer(request: Any) -> dict[str, Any]:
     """One request of ``stdio`` (a JSON object with a ``command``: new, apply, legal or bot,
     and that command's arguments as fields) answered as the command line would."""
     if not isinstance(request, dict) or not isinstance(request.get("command"), str):
         raise CliError('a request is a JSON object with a "command": new, apply, legal or bot')
     command = request["command"]
+    if command in REQUEST_FIELDS:
+        _no_unknown_fields(request, command)
     if command == "new":
         rules_name = _field(request, "rules", str, "courtyard")
         if rules_name not in RULESETS:
@@ -326,16 +374,32 @@ def answer(request: Any) -> dict[str, Any]:
                            options)
     if command not in ("apply", "legal", "bot"):
         raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
-    state = _position_of(request.get("position"))
+    try:
+        state = _position_of(request.get("position"))
+    except CliError as exc:  # a wrapped answer refused: say which field of the request
+        raise CliError(f"position: {exc}") from None
     if command == "apply":
         return apply_to(state, request.get("action"))
     if command == "legal":
         roll = _field(request, "roll", (int, str), None)
-        return legal_of(state, roll)
+        return legal_of(state, roll, "roll")
     level = _field(request, "level", str, "medium")
     if level not in LEVELS:
         raise CliError(f"level: {quote(level)} is not easy, medium or hard")
     return bot_for(state, level, _seed_in_range(_field(request, "seed", int, 0)))
+
+
+def _utf8_line(line: bytes | str) -> str:
+    """A request line as text: UTF-8, as the files the other commands read, and refused as
+    they are when it is not (decoding it with replacement characters would answer another
+    request than the one sent, and give back another ``id``)."""
+    if isinstance(line, str):  # a text stream (tests, embedding): already decoded
+        return line.removeprefix("\ufeff")
+    try:
+        return line.decode("utf-8").removeprefix("\ufeff")  # a byte order mark is allowed
+    except UnicodeDecodeError as exc:
+        raise CliError(f"request: is not UTF-8 text (byte {exc.start + 1} is not valid "
+                       "UTF-8)") from None
 
 
 def stdio(source: Any = None, sink: Any = None) -> int:
@@ -369,11 +433,14 @@ def stdio(source: Any = None, sink: Any = None) -> int:
             reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
                                               "bytes)"}
         elif not line.strip():
-            continue
+            # answered like any other bad line: one answer a line, so that a program that
+            # waits for the answer to each line it wrote never waits for ever
+            reply = {"error": 'request: is a blank line; a request is a JSON object with a '
+                              '"command": new, apply, legal or bot'}
         else:
             request: Any = None
             try:
-                request = load_json(line, "request")
+                request = load_json(_utf8_line(line), "request")
                 reply = answer(request)
             except (CliError, LudoError) as exc:
                 reply = {"error": _one_line(exc)}
@@ -387,7 +454,15 @@ def stdio(source: Any = None, sink: Any = None) -> int:
 
 def replay_command(path: str) -> dict[str, Any]:
     """Check a record by replaying it; return its final position."""
-    record = parse_record(_read_input(path))
+    data = load_json(_read_document(path, "record"), "record")
+    if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
+        raise CliError("this is a position, not a game record: new prints a game's record, "
+                       "and each action applied is appended to its \"actions\"")
+    if isinstance(data, dict) and "command" in data and "format" not in data:
+        raise CliError(f"this is the output of {quote(data['command'])}, not a game record"
+                       + (": replay its \"record\" member, with each action applied appended "
+                          "to its \"actions\"" if "record" in data else ""))
+    record = record_from_json(data)
     states = replay(record)
     final = states[-1]
     won = rules_for(final).winners(final)
@@ -408,7 +483,7 @@ def verify_command(path: str) -> dict[str, Any]:
     from .notation import load_json
 
     try:
-        return summary(verify_record_json(load_json(_read_input(path), "record")))
+        return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
     except DiceError as exc:
         raise CliError(f"the record does not verify: {exc}") from None
 
@@ -483,6 +558,22 @@ def _all_options() -> list[Any]:
     return list(seen.values())
 
 
+POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal printed; - for "
+                      "standard input (the default)")
+STDIO_HELP = """\
+One JSON object a line on standard input, one JSON line on standard output for each line, in
+order, until standard input ends (docs/notation.md, "Playing from another program"):
+
+  {"command": "new", "rules": "gilgiti", "players": 4, "seed": 7, "options": {"teams": true}}
+  {"command": "apply", "position": P, "action": {"type": "roll"}}
+  {"command": "legal", "position": P, "roll": 6}
+  {"command": "bot", "position": P, "level": "hard", "seed": 0}
+
+P is a position, or a whole previous answer. A field left out takes the command's default
+(apply needs both position and action); "seats": ["red", "blue"] may replace "players". Any
+"id" comes back with the answer. A bad line gets {"error": "..."} and the next is read."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise CliError(message)
@@ -506,7 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     leg.add_argument("--roll", type=_die, default=None, metavar="V",
                      help="roll V first (1-6, or Royal's feather or crown) and answer for the "
                           "position after it, which is printed too")
-    leg.add_argument("file", nargs="?", default="-")
+    leg.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
     new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",
                       help="default courtyard")
@@ -521,18 +612,20 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"{option.label} (rule sets that offer it)")
     app = sub.add_parser("apply", help="apply one action (JSON) to a position (JSON file or - "
                          "for stdin): its events, the next position and its legal actions")
-    app.add_argument("file")
+    app.add_argument("file", help=POSITION_FILE_HELP.removesuffix(" (the default)"))
     app.add_argument("action", help='e.g. \'{"type": "roll"}\' or \'{"type": "move", "token": 0}\'')
     bot = sub.add_parser("bot", help="the action a computer player chooses in a position")
-    bot.add_argument("--level", choices=LEVELS, default="medium")
+    bot.add_argument("--level", choices=LEVELS, default="medium", help="default medium")
     bot.add_argument("--seed", type=_seed, default=0, help="its tie-breaks (default 0)")
-    bot.add_argument("file", nargs="?", default="-")
+    bot.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     sub.add_parser("stdio", help="answer JSON requests (new, apply, legal, bot), one a line on "
-                   "stdin, one JSON line each on stdout, until stdin ends")
+                   "stdin, one JSON line each on stdout, until stdin ends",
+                   description=STDIO_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     rep = sub.add_parser("replay", help="check a game record and print its final position")
-    rep.add_argument("file")
+    rep.add_argument("file", help="a game record (JSON), or - for standard input")
     ver = sub.add_parser("verify", help="check an online match's record: every die and action")
-    ver.add_argument("file")
+    ver.add_argument("file", help="an online match's record (JSON, version 3), or - for "
+                     "standard input")
     tour = sub.add_parser("tournament", help="bots against each other, seats rotated, "
                           "duplicate dice (docs/bots.md)")
     tour.add_argument("--rules", choices=list(RULESETS), default="courtyard")

@@ -24,6 +24,20 @@ def quote(value: object, limit: int = MAX_QUOTED) -> str:
     return text if text.isprintable() else json.dumps(text)[1:-1]
 
 
+_JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", str: "text",
+                               bool: "true or false", int: "a whole number", float: "a number",
+                               type(None): "null"}
+
+
+def wrong_type(value: object, kinds: type | tuple[type, ...]) -> str:
+    """A field's type problem in JSON's words (``has the wrong type: expected an object, not
+    null``), never Python's type names (``NoneType``, ``dict``), which mean nothing to a
+    program in another language that wrote the JSON."""
+    expected = kinds if isinstance(kinds, tuple) else (kinds,)
+    wanted = " or ".join(dict.fromkeys(_JSON_KINDS.get(k, k.__name__) for k in expected))
+    return f"has the wrong type: expected {wanted}, not {quote(value)}"
+
+
 class LudoError(ValueError):
     """Base class: every engine error is a ``ValueError`` with a clear message."""
 

@@ -251,8 +251,10 @@ def test_new_takes_players_or_seats_not_both(capsys) -> None:
 def test_an_object_whose_command_is_no_command_is_not_a_previous_answer(command) -> None:
     with pytest.raises(CliError) as info:
         answer({"command": "apply", "position": {"command": command}, "action": {"type": "roll"}})
-    assert str(info.value) == (f'its "command" {quote(command)} is not one of this program\'s '
-                               "commands: give a position, or the output of new or apply")
+    # named as the request's field that holds it, like every other stdio error
+    assert str(info.value) == (f'position: its "command" {quote(command)} is not one of this '
+                               "program's commands: give a position, or the output of new or "
+                               "apply")
 
 
 @pytest.mark.parametrize("rules", ["courtyard", "royal", "gilgiti"])

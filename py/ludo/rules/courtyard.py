@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, cast
 
 from .. import rng
 from ..actions import Action, parse_action
-from ..errors import IllegalAction, NotationError, quote
+from ..errors import IllegalAction, NotationError, quote, wrong_type
 from ..geometry import (
     COLOUR_INDEX,
     COLOURS,
@@ -734,7 +734,7 @@ class _PositionReader:
         value = self.data[name]
         if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in (
                 kinds if isinstance(kinds, tuple) else (kinds,))):
-            raise NotationError(name, f"has the wrong type ({type(value).__name__})")
+            raise NotationError(name, wrong_type(value, kinds))
         return value
 
     def read(self) -> State:

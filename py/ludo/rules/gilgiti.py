@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, TypeGuard
 
 from .. import rng
 from ..actions import Action
-from ..errors import IllegalAction, NotationError, quote
+from ..errors import IllegalAction, NotationError, quote, wrong_type
 from ..geometry import (
     COLOUR_INDEX,
     COLOURS,
@@ -1125,7 +1125,7 @@ class _PositionReader:
     def field(self, name: str, kind: type) -> Any:
         value = self.data[name]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise NotationError(name, f"has the wrong type ({type(value).__name__})")
+            raise NotationError(name, wrong_type(value, kind))
         return value
 
     def tokens(self, name: str, seats: tuple[str, ...],

@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from .. import rng
 from ..actions import Action
-from ..errors import IllegalAction, NotationError, quote
+from ..errors import IllegalAction, NotationError, quote, wrong_type
 from ..geometry import (
     COLOUR_INDEX,
     COLOURS,
@@ -1048,7 +1048,7 @@ class _PositionReader:
     def field(self, name: str, kinds: type | tuple[type, ...]) -> Any:
         value = self.data[name]
         if not isinstance(value, kinds) or isinstance(value, bool):
-            raise NotationError(name, f"has the wrong type ({type(value).__name__})")
+            raise NotationError(name, wrong_type(value, kinds))
         return value
 
     def read(self) -> State:
