@@ -240,17 +240,22 @@ def legal_of(state: Any, roll_value: int | str | None = None,
         shown["rolled"], shown["to_play"] = list(state.rolled), list(state.unplayed)
     if roll_value is not None:  # the answer is about the position after the roll: show it
         shown["position"] = position_to_json(state)
-    legal_actions = [a.to_json() for a in rules.legal_actions(state)]
-    # what a player chooses among: the distinct moves, or in the roll phase the roll itself
-    # (distinct_moves lists moves only), so that a program can always pick from `distinct`
-    distinct = [a.to_json() for a in rules.distinct_moves(state)] or legal_actions
     return {
         **shown,
         "events": events,
-        "legal": legal_actions,
-        "distinct": distinct,
+        **choosing(rules, state),
         "next": rules.next_player(state),
     }
+
+
+def choosing(rules: Any, state: Any) -> dict[str, list[dict[str, Any]]]:
+    """A position's `legal` actions and its `distinct` ones, what a player chooses among: the
+    distinct moves, or in the roll phase the roll itself (distinct_moves lists moves only), so
+    that a program can always pick from `distinct`. Every answer that gives a position to play
+    on gives both, so a program needs no second request to choose."""
+    legal_actions = [a.to_json() for a in rules.legal_actions(state)]
+    distinct = [a.to_json() for a in rules.distinct_moves(state)] or legal_actions
+    return {"legal": legal_actions, "distinct": distinct}
 
 
 def legal(path: str, roll_value: int | str | None) -> dict[str, Any]:
@@ -269,7 +274,7 @@ def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, se
     record = record_to_json(Record(rules_name, tuple(state.seats), seed,
                                    options=tuple(sorted(options.items()))))
     return {"command": "new", "position": position_to_json(state),
-            "legal": [a.to_json() for a in rules.legal_actions(state)], "record": record}
+            **choosing(rules, state), "record": record}
 
 
 def apply_to(state: Any, action_data: Any) -> dict[str, Any]:
@@ -279,7 +284,7 @@ def apply_to(state: Any, action_data: Any) -> dict[str, Any]:
     rules = rules_for(state)
     after, events = rules.apply(state, rules.parse_action(action_data, "action"))
     return {"command": "apply", "events": events, "position": position_to_json(after),
-            "legal": [a.to_json() for a in rules.legal_actions(after)]}
+            **choosing(rules, after)}
 
 
 def apply_command(path: str, action_text: str) -> dict[str, Any]:
