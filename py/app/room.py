@@ -873,6 +873,8 @@ class HostRoom:
         t = self.table
         if t is None or not t.over:
             raise Refused("not-over", "a rematch starts once the match is over")
+        if self.first + t.version + 1 > protocol.MAX_FIRST:  # (only from a damaged save)
+            raise Refused("too-many", "this room has no state ids left for another match")
         here = {p.seat for p in self.peers.values() if p.seat is not None and p.secret}
         self.holders = {s: h for s, h in self.holders.items() if s in here}
         self.renewing = set(self.holders)
@@ -1825,8 +1827,10 @@ class GuestRoom:
         room.asked = asked if isinstance(asked, str) else None
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
-        first = data.get("first")  # absent in rooms saved before rematches
-        room.first = first if type(first) is int and 0 <= first <= 2**52 else 0
+        try:  # absent in rooms saved before rematches; any other is the host's match's
+            room.first = _state_id(data.get("first", 0))  # (a room that half-works else)
+        except ValueError as exc:
+            raise DiceError(f"the saved room is damaged ({exc})") from None
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
         room.host_seen = _finite_float(seen)
         # absent in rooms saved before they were kept (read as hostile: else as absent)
@@ -1869,7 +1873,7 @@ def _saved_clock(value: Any) -> tuple[str, bool, int] | None:
 
 def _state_id(value: Any) -> int:
     """A stored state id read as hostile input: a whole number as the protocol carries it."""
-    if type(value) is not int or not 0 <= value <= 2**52:
+    if type(value) is not int or not 0 <= value <= protocol.MAX_FIRST:
         raise ValueError(f"first: a state id, not {str(value)[:20]}")
     return value
 

@@ -16,7 +16,7 @@ import pytest
 from roomkit import Net
 from test_room_rematch import _finished, _from_guest, _from_host, _same_everywhere
 
-from app.room import GuestRoom, HostRoom
+from app.room import GuestRoom, HostRoom, Refused
 from ludo import LudoError
 from net.dice import RENEW_MARGIN, DiceError, SecretChain
 from net.record import verify_record_json
@@ -227,3 +227,23 @@ def test_a_host_s_begin_with_a_chain_for_a_seat_that_is_not_its_player_s_is_refu
     assert not _from_host(net, "p1", "begin", match=host.match,
                           participants=["host", "green", "yellow"], commits=commits, first=0)
     assert green.ledger is None
+
+
+def test_a_first_past_what_a_room_restores_is_neither_followed_nor_reached() -> None:
+    net, _ = _finished(seed=19)
+    green = net.guests["p1"]
+    # a host's rematch from a state id no saved room holds (it was followed, and the guest's
+    # reload read it as 0: every sync of the host's was then refused as another match's)
+    assert not _from_host(net, "p1", "rematch", match="Z" * 22, first=2**53)
+    assert green.first == 0 and green.table is not None
+    saved = json.loads(json.dumps(green.to_json()))
+    for first in (2**53, -1, "x", 1.5, True, [1]):
+        with pytest.raises(DiceError, match="first"):
+            GuestRoom.restore(dict(saved, first=first), green.send_text)
+    assert GuestRoom.restore(dict(saved, first=7), green.send_text).first == 7
+    # a host restored near the last state id is refused another match, clearly
+    host = HostRoom.restore(dict(json.loads(json.dumps(net.host.to_json())), first=2**52 - 5),
+                            net.to_guest, net.now)
+    with pytest.raises(Refused, match="no state ids left"):
+        host.rematch(net.now)
+    assert host.first == 2**52 - 5 and host.table is not None and host.table.over
