@@ -1318,6 +1318,9 @@ class GuestRoom:
         one's links were revealed); a spectator waits for the new match's start."""
         match, first = message.body["match"], message.body["first"]
         ledger, t = self.ledger, self.table
+        # told on the connection that followed the match to its end: the host keeps our seat
+        # for us (only a player not connected loses it), so it stays ours through the claim
+        held = self.seat if self.following else None
         if ledger is not None and ledger.room == match and first == self.first:
             return  # the match under way here (told again at a reconnection)
         if first < self.first or (t is not None and first <= self.first + t.version):
@@ -1360,6 +1363,11 @@ class GuestRoom:
         seat = self.seat or self.asked
         if seat is not None:
             self.claim(seat, self.name)  # a new chain, for this match only
+        if held is not None:
+            # (not merely asked: a host that left our claim unanswered and began with a chain
+            # of its own for our seat would play it, this device watching, none the wiser)
+            self.seat, self.asked = held, None
+            self.on_saved()
         self.on_change("rematch")
 
     def on_begin(self, message: Message, now: float) -> None:

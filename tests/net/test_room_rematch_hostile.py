@@ -247,3 +247,34 @@ def test_a_first_past_what_a_room_restores_is_neither_followed_nor_reached() -> 
     with pytest.raises(Refused, match="no state ids left"):
         host.rematch(net.now)
     assert host.first == 2**52 - 5 and host.table is not None and host.table.over
+
+
+def test_a_seat_held_through_the_rematch_cannot_be_taken_by_leaving_its_claim_unanswered(
+        ) -> None:
+    # told of the rematch on the connection that followed the match to its end, a guest's
+    # seat is kept for it: a host that says it holds nothing and begins with a chain of its
+    # own for that seat (so that it knows that seat's dice) is refused, not watched
+    net, _ = _finished(seed=21)
+    host = net.host
+    net.cut("p2")
+    host.rematch(net.now)
+    green = net.guests["p1"]
+    lobby = None
+    while net.queue:  # the host reads no claim, and its lobby is held back
+        to, peer, text = net.queue.popleft()
+        if to == "guest" and peer == "p1":
+            if json.loads(text)["type"] == "lobby":
+                lobby = json.loads(text)
+            else:
+                green.receive(text, net.now)
+    assert lobby is not None and green.seat == "green"
+    body = {k: v for k, v in lobby.items() if k not in ("v", "seq", "type")}
+    assert _from_host(net, "p1", "lobby", **dict(body, you=None))
+    assert green.seat == "green" and green.problem is None
+    commits = [host.chains[0].commitment("host").to_json(),
+               SecretChain.new(0, 2 * RENEW_MARGIN).commitment("green").to_json(),
+               SecretChain.new(0, 2 * RENEW_MARGIN).commitment("yellow").to_json()]
+    assert not _from_host(net, "p1", "begin", match=host.match,
+                          participants=["host", "green", "yellow"], commits=commits,
+                          first=host.first)
+    assert green.ledger is None and green.problem is not None and "not yours" in green.problem
