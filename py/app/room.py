@@ -565,6 +565,8 @@ class HostRoom:
         for other, h in list(self.holders.items()):  # one seat per device
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
+                # a seat given up is no seat to renew (a rematch's): nobody holds it now
+                self.renewing.discard(other)
         self.holders[seat] = same
         self.renewing.discard(seat)
         peer.seat, peer.watching, peer.name = seat, False, name
@@ -871,6 +873,8 @@ class HostRoom:
         t = self.table
         if t is None or not t.over:
             raise Refused("not-over", "a rematch starts once the match is over")
+        if self.first + t.version + 1 > protocol.MAX_FIRST:  # (only from a damaged save)
+            raise Refused("too-many", "this room has no state ids left for another match")
         here = {p.seat for p in self.peers.values() if p.seat is not None and p.secret}
         self.holders = {s: h for s, h in self.holders.items() if s in here}
         self.renewing = set(self.holders)
@@ -959,6 +963,9 @@ class HostRoom:
                 raise ValueError("renewing: seats held")
             room.renewing = set(renewing)
             room.auto_start = _flag(data.get("autoStart", False))
+            # the match id goes to every guest (`begin`, `rematch`): a text the protocol carries
+            if not isinstance(data["match"], str) or not 0 < len(data["match"]) <= 64:
+                raise ValueError("match: an id of 1 to 64 characters")
         except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         if data.get("record") is not None:
@@ -975,12 +982,18 @@ class HostRoom:
                               room.timer, deadline, screen)
             room.table = Table.restore(session, verified.states, verified.events, now,
                                        room.turn_seconds)
+            if ledger.room != room.match:
+                # the match under way is the record's: another id would be told to a guest
+                # that says hello as a rematch's, and a guest of the match refuses it
+                raise DiceError("the saved room is damaged (match: not the record's)")
             room.ledger, room.dice = ledger, LedgerDice(ledger, verified.used)
             room.table.dice = room.dice
             room.throws = verified.throws
             room.fresh_clock_for_guest(now)
         elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
             room.ledger = DiceLedger.replay(data["dice"])
+            if room.ledger.room != room.match:  # resume's `begin` names both: one match
+                raise DiceError("the saved room is damaged (match: not the dice's)")
             room.dice = LedgerDice(room.ledger)
         return room
 
@@ -1039,6 +1052,10 @@ class GuestRoom:
         # This connection has given us the match (a begin or a sync): rolls settled since then
         # reached us as they happened, so one settled without asking us is a drop, not absence.
         self.following = False
+        # The rematch (match id, first) this connection was told of and followed, until its
+        # match begins: a host may announce one rematch per ended match, and each one makes
+        # this device draw and commit a new chain (docs/online.md, "Rematch").
+        self.rematch_told: tuple[str, int] | None = None
         # We asked for the whole record (hello, resync, watch) and it has not come yet. A sync
         # nobody asked for is refused before it is verified: verifying a record costs time
         # (0.6 s for a 4 MiB one), and a host must not be able to make us spend it at will.
@@ -1109,6 +1126,7 @@ class GuestRoom:
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = True
         self.following = False
+        self.rematch_told = None
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
         self.awaiting = set()  # what was asked on the old connection is answered there or not
@@ -1300,20 +1318,32 @@ class GuestRoom:
         one's links were revealed); a spectator waits for the new match's start."""
         match, first = message.body["match"], message.body["first"]
         ledger, t = self.ledger, self.table
+        # told on the connection that followed the match to its end: the host keeps our seat
+        # for us (only a player not connected loses it), so it stays ours through the claim
+        held = self.seat if self.following else None
         if ledger is not None and ledger.room == match and first == self.first:
             return  # the match under way here (told again at a reconnection)
         if first < self.first or (t is not None and first <= self.first + t.version):
             raise Refused("stale", f"a rematch from position {first}, which this device has "
                           "passed: it is ignored")
-        if t is not None and not t.over and self.following:
-            # a host must not start the match afresh (new dice) while it runs: only once over
+        if self.following and (t is None or not t.over):
+            # a host must not start the match afresh (new dice) while it runs: only once over.
+            # From its begin on, while its seed is drawn too (no table yet): a host that saw
+            # our reveal for roll 0 could otherwise throw the match away until a seed suits it
             self.problem = "The host started another match before this one was over."
+            raise Refused("bad-rematch", self.problem)
+        if self.rematch_told == (match, first):
+            return  # told again on this connection: our claim for it went out already
+        if self.rematch_told is not None:
+            # another rematch before the one announced began: each would have this device
+            # draw a new chain (a host could keep it drawing, or throw away the seats' claims)
+            self.problem = "The host started another rematch before the one it announced began."
             raise Refused("bad-rematch", self.problem)
         if ledger is not None and ledger.room == match or self.match == match:
             self.problem = "The host's rematch has the old match's id: it is refused."
             raise Refused("bad-rematch", self.problem)
         if first > self.first:  # a new match for this device: nothing of the old one stays
-            unfinished = t is not None and not t.over
+            unfinished = ledger is not None and (t is None or not t.over)
             self.first = first
             self.table = self.ledger = self.dice = None
             self.lobby, self.following, self.clock = None, False, None
@@ -1329,9 +1359,15 @@ class GuestRoom:
                 # old match may have ended meanwhile, or the host dropped it; said, not hidden
                 self.notice("The host started a new match in this room; the one this device "
                             "last saw had not ended.")
+        self.rematch_told = (match, first)
         seat = self.seat or self.asked
         if seat is not None:
             self.claim(seat, self.name)  # a new chain, for this match only
+        if held is not None:
+            # (not merely asked: a host that left our claim unanswered and began with a chain
+            # of its own for our seat would play it, this device watching, none the wiser)
+            self.seat, self.asked = held, None
+            self.on_saved()
         self.on_change("rematch")
 
     def on_begin(self, message: Message, now: float) -> None:
@@ -1360,7 +1396,7 @@ class GuestRoom:
         self.ledger, self.dice, self.table = ledger, LedgerDice(ledger), None
         self.revealed, self.dropped = set(), set()
         self.bind(ledger)
-        self.following = True
+        self.following, self.rematch_told = True, None
         self.on_change("begin")
 
     def checked_commitment(self, commitment: Commitment, match: str) -> Commitment:
@@ -1602,7 +1638,7 @@ class GuestRoom:
                            if seat in r.missing and r.roll not in self.revealed]
         counted = {r.roll for r in ledger.rolls if seat in r.contributors}
         self.revealed = (self.revealed | counted) if same else counted
-        self.following = True
+        self.following, self.rematch_told = True, None
         for roll in uncounted:
             self.dropped.add(roll)
             self.notice(f"Your reveal for roll {roll} was not counted.")
@@ -1799,8 +1835,10 @@ class GuestRoom:
         room.asked = asked if isinstance(asked, str) else None
         match = data.get("match")  # absent in rooms saved before chains were bound to a match
         room.match = match if isinstance(match, str) else None
-        first = data.get("first")  # absent in rooms saved before rematches
-        room.first = first if type(first) is int and 0 <= first <= 2**52 else 0
+        try:  # absent in rooms saved before rematches; any other is the host's match's
+            room.first = _state_id(data.get("first", 0))  # (a room that half-works else)
+        except ValueError as exc:
+            raise DiceError(f"the saved room is damaged ({exc})") from None
         seen = data.get("hostSeen")  # absent in rooms saved before it was kept
         room.host_seen = _finite_float(seen)
         # absent in rooms saved before they were kept (read as hostile: else as absent)
@@ -1843,7 +1881,7 @@ def _saved_clock(value: Any) -> tuple[str, bool, int] | None:
 
 def _state_id(value: Any) -> int:
     """A stored state id read as hostile input: a whole number as the protocol carries it."""
-    if type(value) is not int or not 0 <= value <= 2**52:
+    if type(value) is not int or not 0 <= value <= protocol.MAX_FIRST:
         raise ValueError(f"first: a state id, not {str(value)[:20]}")
     return value
 

@@ -110,6 +110,11 @@ def _reveal_pair(v: Any) -> bool:
 
 
 _ACTION = _obj  # the rule set's parse_action checks its fields (the table does, on submit)
+# The most a match's first state id may be (docs/online.md, "Rematch"): its positions' ids,
+# first + version, stay under the 2**53 that every state id is checked against, and a room
+# keeps (and restores) any first it was sent or reached.
+MAX_FIRST = 2**52
+_FIRST = _int(0, MAX_FIRST)
 _LEFT = _opt(_int(0, 10**7))  # the clock: milliseconds left, or null
 
 # Messages a guest sends to the host.
@@ -130,11 +135,11 @@ HOST_MESSAGES: dict[str, dict[str, Check]] = {
               "seats": _list_of(_seat_row, 8), "started": lambda v: isinstance(v, bool),
               "you": _opt(_seat)},
     "begin": {"match": _str(64), "participants": _list_of(_str(16), 9),
-              "commits": _list_of(_commitment, 9), "first": _int()},
+              "commits": _list_of(_commitment, 9), "first": _FIRST},
     "sync": {"record": _obj, "names": _obj, "players": _obj, "timer": lambda v: isinstance(
         v, bool), "turnSeconds": _int(1, 3600), "left": _LEFT, "you": _opt(_seat),
-        "connected": _list_of(_seat, 8), "first": _int()},
-    "rematch": {"match": _str(64), "first": _int()},
+        "connected": _list_of(_seat, 8), "first": _FIRST},
+    "rematch": {"match": _str(64), "first": _FIRST},
     "open": {"roll": _int(), "n": _int(1, 2**32)},
     "settled": {"roll": _int(), "n": _int(1, 2**32), "reveals": _list_of(_reveal_pair, 9),
                 "value": _int(0, 2**32)},
