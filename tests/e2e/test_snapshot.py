@@ -3,7 +3,8 @@
 
 - The app boots from the snapshot: it is fetched, and nothing says it was passed over.
 - An interpreter started from it works like a fresh one: our packages, the `js` module and
-  pyodide.ffi, the standard library; each page gets its own `random` seed and one "" on sys.path.
+  pyodide.ffi, the standard library; each page gets its own `random` seed, its own
+  os.urandom/secrets bytes, and one "" on sys.path.
 - Missing (404), damaged (truncated, a flipped byte), or from another Pyodide build (a snapshot
   whose build id differs, with boot.mjs's integrity hash matching it, so that Pyodide's own
   check is what refuses it): the page still boots to ready, plays, and reports no fault.
@@ -74,7 +75,7 @@ def test_interpreter_from_the_snapshot_works_like_a_fresh_one(page: Page, server
                 pyodide.FS.mkdirTree("/home/pyodide/probe_pkg");
                 pyodide.FS.writeFile("/home/pyodide/probe_pkg/__init__.py", "VALUE = 42\\n");
                 results.push(pyodide.runPython(`
-import hashlib, json, random, sys, time
+import hashlib, json, os, random, secrets, sys, time
 import js
 from pyodide.ffi import create_proxy, to_js
 import probe_pkg
@@ -85,6 +86,8 @@ button.addEventListener("click", handler)
 button.click()
 json.dumps({
     "random": random.random(),
+    "urandom": os.urandom(8).hex(),
+    "token": secrets.token_hex(8),
     "empty_on_path": sys.path.count(""),
     "sha": hashlib.sha256(b"ludo").hexdigest()[:12],
     "clicks": clicks,
@@ -99,6 +102,9 @@ json.dumps({
     )
     first, second = (json.loads(r) for r in results)
     assert first["random"] != second["random"]  # reseeded, not the seed frozen in the snapshot
+    # Room ids and host keys (py/net) come from the browser's crypto, never from the snapshot.
+    assert first["urandom"] != second["urandom"]
+    assert first["token"] != second["token"]
     for result in (first, second):
         assert result["empty_on_path"] == 1
         assert result["sha"] == hashlib.sha256(b"ludo").hexdigest()[:12]
