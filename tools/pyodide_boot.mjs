@@ -35,7 +35,11 @@ export async function loadPyodide(options = {}) {
   if (SNAPSHOT_INTEGRITY.startsWith("sha")) {
     try {
       // Not awaited here: the snapshot downloads while loadPyodide fetches and compiles the wasm.
-      const pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: fetchSnapshot() });
+      const snapshot = fetchSnapshot();
+      // loadPyodide awaits it only after loading pyodide.asm.mjs: a 404 arriving before that
+      // would count as an unhandled rejection ("Uncaught (in promise)" in the console).
+      snapshot.catch(() => {});
+      const pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython(AFTER_RESTORE);
       return pyodide;
     } catch (error) {

@@ -153,6 +153,9 @@ def test_page_boots_without_fault_when_snapshot_unusable(page: Page, server_url:
     warnings = boot(page, server_url)
 
     assert [w for w in warnings if NOT_USED in w], warnings
+    # The failed fetch is handled: no uncaught rejection, no page error (a 404 or a failed
+    # integrity check still makes Chromium log its own "Failed to load resource" line).
+    assert not [e for e in page.console_errors if "Uncaught" in e or e.startswith("pageerror")]
     if case == "other_build":
         assert any("build id mismatch" in w for w in warnings), warnings
     assert_playable(page)
