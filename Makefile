@@ -75,7 +75,8 @@ $(NPM_STAMP): package.json package-lock.json
 	touch $@
 
 # The venv's Python: it also copies the pinned pure-Python packages the page imports (segno).
-$(VENDOR_STAMP): $(NPM_STAMP) $(REQ_STAMP) tools/vendor.py
+$(VENDOR_STAMP): $(NPM_STAMP) $(REQ_STAMP) tools/vendor.py tools/make_snapshot.mjs \
+		tools/pyodide_boot.mjs
 	$(VPY) tools/vendor.py
 	touch $@
 

@@ -21,7 +21,8 @@ def test_committed_pyscript_toml_is_current() -> None:
 
 def test_config_points_at_vendored_runtime_and_every_module() -> None:
     config = tomllib.loads((ROOT / "pyscript.toml").read_text(encoding="utf-8"))
-    assert config["interpreter"] == "./vendor/pyodide/pyodide.mjs"
+    # pyodide.mjs wrapped to start from the memory snapshot (tools/pyodide_boot.mjs).
+    assert config["interpreter"] == "./vendor/pyodide/boot.mjs"
     assert "packages" not in config  # the npm Pyodide ships no wheels to install
     files = config.get("files", {})
     vendored = set(gen_pyscript_toml.vendored_files())

@@ -196,6 +196,8 @@ class Collector:
                 folder = (self.root / target).parent
                 if not folder.is_dir():
                     raise BuildError(f"interpreter {interpreter} in {rel}: no such folder")
+                # The module itself must exist (vendor/pyodide/boot.mjs is written by vendor.py).
+                self.add(target, f"interpreter in {rel}")
                 for path in sorted(folder.iterdir()):
                     if path.is_file() and not path.name.startswith("."):
                         self.add(path.relative_to(self.root).as_posix(), f"interpreter in {rel}")

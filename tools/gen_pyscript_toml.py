@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERPRETER = "./vendor/pyodide/pyodide.mjs"
+# pyodide.mjs wrapped to start from a memory snapshot (tools/pyodide_boot.mjs, vendored).
+INTERPRETER = "./vendor/pyodide/boot.mjs"
 # Relative to py/; loaded via <script src=...>, not through [files].
 ENTRY_SCRIPTS = frozenset({"main.py"})
 # Command-line-only modules (CLI, tournaments with multiprocessing, simulation checks): the page

@@ -5,6 +5,12 @@ everything is served from our own origin: no CDN at run time.
 
     python tools/vendor.py            # after `npm ci`, with the venv's Python (for segno)
 
+Pyodide is then started once in Node (tools/make_snapshot.mjs) to write a memory snapshot,
+vendor/pyodide/pyodide-snapshot.bin, and tools/pyodide_boot.mjs becomes vendor/pyodide/boot.mjs
+with the snapshot's hash in it: that module is PyScript's interpreter (pyscript.toml), and pages
+start from the snapshot instead of booting CPython (docs/architecture.md, "Boot"). Without Node
+the snapshot is left out and pages boot the ordinary way.
+
 Pure-Python packages from PyPI that the page imports (segno, for the online room's QR code;
 pinned in requirements.txt) are copied from the running Python's installation into
 vendor/<package>/, with their licence; tools/gen_pyscript_toml.py maps them into the page.
@@ -16,8 +22,11 @@ older @pyscript/core (their names carry content hashes) never linger next to the
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import json
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +44,12 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+
+SNAPSHOT = "pyodide-snapshot.bin"
+BOOT_MODULE = "boot.mjs"  # pyscript.toml's interpreter
+MAKE_SNAPSHOT = Path(__file__).resolve().parent / "make_snapshot.mjs"
+BOOT_TEMPLATE = Path(__file__).resolve().parent / "pyodide_boot.mjs"
+INTEGRITY_PLACEHOLDER = "@SNAPSHOT_INTEGRITY@"
 
 # package.json pins these exact versions; checking them here catches a stale node_modules.
 EXPECTED_VERSIONS = {"pyodide": "314.0.2", "@pyscript/core": "0.7.31"}
@@ -96,6 +111,37 @@ def vendor_python(out: Path) -> None:
         _replace_dir(out / package, fill)
 
 
+def snapshot_integrity(snapshot: Path) -> str:
+    """The Subresource Integrity value ("sha256-<base64>") of the snapshot file."""
+    digest = hashlib.sha256(snapshot.read_bytes()).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+def write_boot_module(pyodide_dir: Path, node: str = "node") -> bool:
+    """Make the snapshot in `pyodide_dir` (a vendored Pyodide) and write boot.mjs beside it.
+
+    Returns whether a snapshot was made. Without one, boot.mjs still works: it loads Pyodide the
+    ordinary way, so a machine without Node gets slower boots, not a broken page.
+    """
+    snapshot = pyodide_dir / SNAPSHOT
+    snapshot.unlink(missing_ok=True)
+    try:
+        subprocess.run([node, str(MAKE_SNAPSHOT), str(pyodide_dir), str(snapshot)], check=True,
+                       timeout=300)
+        integrity = snapshot_integrity(snapshot)
+    except (OSError, subprocess.SubprocessError) as error:
+        print(f"vendor: no Pyodide snapshot ({error}); pages will boot without one",
+              file=sys.stderr)
+        snapshot.unlink(missing_ok=True)
+        integrity = ""
+    text = BOOT_TEMPLATE.read_text(encoding="utf-8")
+    if INTEGRITY_PLACEHOLDER not in text:
+        raise SystemExit(f"vendor: {BOOT_TEMPLATE} lacks {INTEGRITY_PLACEHOLDER}")
+    (pyodide_dir / BOOT_MODULE).write_text(text.replace(INTEGRITY_PLACEHOLDER, integrity),
+                                           encoding="utf-8")
+    return bool(integrity)
+
+
 def vendor(node_modules: Path, out: Path) -> list[Path]:
     """Copy the runtime files into `out`; returns the files written."""
     pyodide = _package_dir(node_modules, "pyodide")
@@ -104,6 +150,7 @@ def vendor(node_modules: Path, out: Path) -> list[Path]:
     def fill_pyodide(tmp: Path) -> None:
         for name in PYODIDE_FILES:
             shutil.copy2(pyodide / name, tmp / name)
+        write_boot_module(tmp)
 
     def fill_pyscript(tmp: Path) -> None:
         # Source maps are only for debugging PyScript itself and double the size.

@@ -52,8 +52,10 @@ FAULT_PREFIX = "Courtyard Ludo: unexpected error"  # what dom.report_fault write
 
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    if not (ROOT / "vendor" / "pyodide" / "pyodide.mjs").is_file():
-        pytest.fail("vendor/ is missing: run `make test` (it runs npm ci and tools/vendor.py)")
+    # boot.mjs (pyscript.toml's interpreter) is the newest file tools/vendor.py writes.
+    if not (ROOT / "vendor" / "pyodide" / "boot.mjs").is_file():
+        pytest.fail("vendor/ is missing or stale: run `make test` (it runs npm ci and"
+                    " tools/vendor.py)")
     with running_server(ROOT) as url:
         yield url
 

@@ -1,0 +1,50 @@
+// PyScript's interpreter module (pyscript.toml's `interpreter`): Pyodide's own pyodide.mjs, with
+// loadPyodide starting from the memory snapshot that tools/make_snapshot.mjs made at set-up time.
+//
+// tools/vendor.py copies this file to vendor/pyodide/boot.mjs and fills in SNAPSHOT_INTEGRITY,
+// the snapshot's SHA-256 (left empty when no snapshot could be made). The browser checks that hash
+// while fetching (Subresource Integrity), so a missing, truncated, damaged or foreign snapshot
+// is never restored: loadPyodide then boots CPython the ordinary way, slower but the same.
+// Pyodide also refuses a snapshot from another wasm build (BUILD_ID in its header), and any
+// failure to restore falls back the same way. Nothing here reports a fault: a slow boot is not one.
+import { loadPyodide as loadPyodideFromScratch, version } from "./pyodide.mjs";
+
+export { version };
+
+const SNAPSHOT_INTEGRITY = "@SNAPSHOT_INTEGRITY@";
+const SNAPSHOT_URL = new URL("./pyodide-snapshot.bin", import.meta.url);
+
+// Python state that a snapshot would otherwise share between every page started from it.
+const AFTER_RESTORE = `
+import random as _random, sys as _sys
+_random.seed()  # the generator was seeded once, when the snapshot was made
+while _sys.path.count("") > 1:  # loadPyodide adds the working directory again
+    _sys.path.remove("")
+del _random, _sys
+`;
+
+// The snapshot's bytes, or a rejection: missing, offline with nothing cached, or failing the
+// integrity check (the browser rejects the body then, before any of it is used).
+async function fetchSnapshot() {
+  const response = await fetch(SNAPSHOT_URL, { integrity: SNAPSHOT_INTEGRITY });
+  if (!response.ok) throw new Error(`${SNAPSHOT_URL}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+export async function loadPyodide(options = {}) {
+  if (SNAPSHOT_INTEGRITY.startsWith("sha")) {
+    try {
+      // Not awaited here: the snapshot downloads while loadPyodide fetches and compiles the wasm.
+      const snapshot = fetchSnapshot();
+      // loadPyodide awaits it only after loading pyodide.asm.mjs: a 404 arriving before that
+      // would count as an unhandled rejection ("Uncaught (in promise)" in the console).
+      snapshot.catch(() => {});
+      const pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: snapshot });
+      pyodide.runPython(AFTER_RESTORE);
+      return pyodide;
+    } catch (error) {
+      console.warn("Pyodide snapshot not used, booting without it:", error);
+    }
+  }
+  return loadPyodideFromScratch(options);
+}
