@@ -62,7 +62,7 @@ MIME_TYPES: dict[str, str] = {
     ".webmanifest": "application/manifest+json",
     ".wasm": "application/wasm",
     ".zip": "application/zip",
-    ".bin": "application/octet-stream",  # vendor/pyodide/pyodide-snapshot.bin
+    ".bin": "application/octet-stream",  # vendor/pyodide/pyodide-snapshot.bin (gzipped already)
     ".toml": "application/toml; charset=utf-8",
     ".py": "text/x-python; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
@@ -84,7 +84,6 @@ COMPRESSIBLE = frozenset(
         ".map",
         ".webmanifest",
         ".wasm",
-        ".bin",  # the Pyodide memory snapshot: 31 MB, about 6.5 MB gzipped
         ".toml",
         ".py",
         ".txt",

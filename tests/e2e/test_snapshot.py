@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -117,10 +118,10 @@ json.dumps({
 
 
 def _foreign_build(snapshot: bytes) -> bytes:
-    """The snapshot as if made by another Pyodide build: its build id changed."""
-    data = bytearray(snapshot)
+    """The (gzipped) snapshot as if made by another Pyodide build: its build id changed."""
+    data = bytearray(gzip.decompress(snapshot))
     data[BUILD_ID_BYTES] = bytes(b ^ 0xFF for b in data[BUILD_ID_BYTES])
-    return bytes(data)
+    return gzip.compress(bytes(data), compresslevel=1)
 
 
 def _integrity(body: bytes) -> str:
