@@ -327,9 +327,12 @@ _KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object",
 
 def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
     """A request's field, of the type it takes (true and false are not numbers), or its
-    default when absent."""
-    value = request.get(name, default)
-    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+    default when absent. null is refused like any other wrong type ("seats": null was taken
+    as absent while "options": null was refused)."""
+    if name not in request:
+        return default
+    value = request[name]
+    if not isinstance(value, kind) or isinstance(value, bool):
         raise CliError(f"{name}: expected {_KINDS[kind]}, not {quote(value)}")
     return value
 

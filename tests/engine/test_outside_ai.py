@@ -182,3 +182,19 @@ def test_stdio_help_shows_requests_that_it_answers(capsys):
     assert len(requests) == 4
     for request in requests:
         assert "error" not in _answers([request.encode() + b"\n"])[0], request
+
+
+@pytest.mark.parametrize("request_, field", [
+    ({"command": "new", "seats": None}, "seats"),
+    ({"command": "new", "options": None}, "options"),
+    ({"command": "new", "seed": None}, "seed"),
+    ({"command": "legal", "roll": None}, "roll"),
+    ({"command": "bot", "level": None}, "level"),
+])
+def test_a_null_field_is_refused_like_any_wrong_type(request_, field):
+    # "seats": null was taken as if absent while "options": null was refused
+    if request_["command"] != "new":
+        request_ = {**request_, "position": position_to_json(new_game("courtyard",
+                                                                         ("red", "yellow"), 5))}
+    with pytest.raises(CliError, match=rf"^{field}: expected .*, not null$"):
+        answer(request_)
