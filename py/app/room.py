@@ -356,17 +356,22 @@ class HostRoom:
         # then the match cannot start (a chain of the old match has had its links revealed)
         self.renewing: set[str] = set()
         self.auto_start = False  # a rematch with every seat's player: it starts by itself
+        self.opened_at = 0.0
+        self.round_trips: list[float] = []  # ms from broadcast to each guest's ack
+        self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
+        self.forget_match()
+
+    def forget_match(self) -> None:
+        """No match under way: the room's state of one match, as a new room has it and as a
+        rematch starts it again (one list, so that a rematch leaves nothing of the old one)."""
         self.table: Table | None = None
         self.ledger: DiceLedger | None = None
         self.dice: LedgerDice | None = None
         self.collector: RevealCollector | None = None
-        self.opened_at = 0.0
         self.pending: tuple[str, Action, int | None] | None = None  # the action awaiting a roll
         self.queue: list[tuple[str, Action, int | None]] = []
         self.sent_at: dict[int, float] = {}  # version -> when its action was broadcast
-        self.round_trips: list[float] = []  # ms from broadcast to each guest's ack
         self.throws: list[Throw] = []  # every chance value, for the Dice panel
-        self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
         self.events: list[dict[str, Any]] = []  # what the last action applied caused
         self.turn_before: str | None = None  # whose turn it was when it was applied
 
@@ -884,9 +889,7 @@ class HostRoom:
         while self.match == old:
             self.match = secrets.token_urlsafe(16)
         self.chains = [SecretChain.new(0, self.chain_length)]
-        self.table = self.ledger = self.dice = self.collector = None
-        self.pending, self.queue, self.sent_at, self.throws = None, [], {}, []
-        self.events, self.turn_before = [], None
+        self.forget_match()
         for peer in self.peers.values():
             peer.acked = -1
         self.broadcast("rematch", match=self.match, first=self.first)

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
-from .errors import LudoError, quote
+from .errors import LudoError, json_kinds, quote
 from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
@@ -321,8 +321,8 @@ def _seed_in_range(value: int) -> int:
     return value
 
 
-_KINDS = {str: "text", int: "a whole number", list: "a list", dict: "an object",
-          (int, str): "a die value"}
+# what a field's type means where JSON's words say less (errors.json_kinds says the rest)
+_KINDS: dict[type | tuple[type, ...], str] = {(int, str): "a die value"}
 
 
 def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -333,7 +333,8 @@ def _field(request: dict[str, Any], name: str, kind: type | tuple[type, ...], de
         return default
     value = request[name]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise CliError(f"{name}: expected {_KINDS[kind]}, not {quote(value)}")
+        raise CliError(f"{name}: expected {_KINDS.get(kind) or json_kinds(kind)}, not "
+                       f"{quote(value)}")
     return value
 
 
@@ -487,8 +488,6 @@ def verify_command(path: str) -> dict[str, Any]:
     """
     from net.dice import DiceError
     from net.record import summary, verify_record_json
-
-    from .notation import load_json
 
     try:
         return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))

@@ -33,9 +33,13 @@ def wrong_type(value: object, kinds: type | tuple[type, ...]) -> str:
     """A field's type problem in JSON's words (``has the wrong type: expected an object, not
     null``), never Python's type names (``NoneType``, ``dict``), which mean nothing to a
     program in another language that wrote the JSON."""
+    return f"has the wrong type: expected {json_kinds(kinds)}, not {quote(value)}"
+
+
+def json_kinds(kinds: type | tuple[type, ...]) -> str:
+    """Python types as JSON's words: ``(int, str)`` is "a whole number or text"."""
     expected = kinds if isinstance(kinds, tuple) else (kinds,)
-    wanted = " or ".join(dict.fromkeys(_JSON_KINDS.get(k, k.__name__) for k in expected))
-    return f"has the wrong type: expected {wanted}, not {quote(value)}"
+    return " or ".join(dict.fromkeys(_JSON_KINDS.get(k, k.__name__) for k in expected))
 
 
 class LudoError(ValueError):
