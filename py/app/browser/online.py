@@ -84,7 +84,6 @@ REMATCH_GUEST = ("Waiting for the host to start a rematch: you will follow them 
 # The table's Quit button for a guest with no seat in play (a spectator): what it can do is
 # leave the room (after a confirmation), not quit a seat it does not have
 LEAVE_ROOM = "Leave the room"
-QUIT_GAME = "Quit game"  # the button's own words (index.html)
 WAITING = "Waiting for the host."
 # A guest that has waited this long for a host it never reached (or that left the lobby)
 LONG_WAIT_MS = 15_000
@@ -758,9 +757,10 @@ class OnlineController(Controller):
     def draw(self) -> None:
         super().draw()
         o, t = self.online, self.table
-        # back to Quit game when this page holds a seat again (a freed seat taken in a rematch)
-        quit_label = LEAVE_ROOM if self.spectating() else QUIT_GAME
-        if str(el("btn-quit").textContent) != quit_label:
+        # back to the rule set's own words ("Quit game", Gilgiti's "Leave game") when this page
+        # holds a seat again (a freed seat taken in a rematch)
+        quit_label = LEAVE_ROOM if self.spectating() else t.leave.button if t else None
+        if quit_label is not None and str(el("btn-quit").textContent) != quit_label:
             el("btn-quit").textContent = quit_label
         if o is not None and o.playing and t is not None and not self.screen.table_shown():
             note = self.home_note()
