@@ -59,6 +59,11 @@ export async function loadPyodide(options = {}) {
       return pyodide;
     } catch (error) {
       console.warn("Pyodide snapshot not used, booting without it:", error);
+      // If the copy came from the service worker's cache, it may be the damaged one: the
+      // worker checks it and fetches it again (tools/sw_template.js), or every later boot,
+      // offline too, would be the slow one.
+      globalThis.navigator?.serviceWorker?.controller?.postMessage(
+        { type: "CHECK", url: SNAPSHOT_URL.href });
     } finally {
       snapshot.then(release, () => {});
     }
