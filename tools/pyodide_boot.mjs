@@ -34,19 +34,38 @@ async function fetchSnapshot() {
   return new Response(inflated).arrayBuffer();
 }
 
+// Frees the inflated snapshot (31.5 MB) once loadPyodide is done with it. Pyodide keeps its
+// options for the page's whole life (API.config), and with them the `_loadSnapshot` promise and
+// the buffer it resolved to, although the restore copied it into wasm memory: kept, the page
+// would hold Python's memory twice. Transferring the buffer detaches it, whoever refers to it.
+function release(buffer) {
+  try {
+    structuredClone(buffer, { transfer: [buffer] });
+  } catch {
+    // already detached (nothing held), or not transferable: nothing to free here
+  }
+}
+
 export async function loadPyodide(options = {}) {
   if (SNAPSHOT_INTEGRITY.startsWith("sha")) {
+    // Not awaited here: the snapshot downloads while loadPyodide fetches and compiles the wasm.
+    const snapshot = fetchSnapshot();
+    // loadPyodide awaits it only after loading pyodide.asm.mjs: a 404 arriving before that
+    // would count as an unhandled rejection ("Uncaught (in promise)" in the console).
+    snapshot.catch(() => {});
     try {
-      // Not awaited here: the snapshot downloads while loadPyodide fetches and compiles the wasm.
-      const snapshot = fetchSnapshot();
-      // loadPyodide awaits it only after loading pyodide.asm.mjs: a 404 arriving before that
-      // would count as an unhandled rejection ("Uncaught (in promise)" in the console).
-      snapshot.catch(() => {});
       const pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython(AFTER_RESTORE);
       return pyodide;
     } catch (error) {
       console.warn("Pyodide snapshot not used, booting without it:", error);
+      // If the copy came from the service worker's cache, it may be the damaged one: the
+      // worker checks it and fetches it again (tools/sw_template.js), or every later boot,
+      // offline too, would be the slow one.
+      globalThis.navigator?.serviceWorker?.controller?.postMessage(
+        { type: "CHECK", url: SNAPSHOT_URL.href });
+    } finally {
+      snapshot.then(release, () => {});
     }
   }
   return loadPyodideFromScratch(options);

@@ -13,8 +13,10 @@
  * - activate: deletes our older caches, then takes control of open pages.
  * - fetch: the precached files come from the cache (offline first); `ignoreSearch`, so
  *   "./?room=abc" or "./index.html?x=1" open offline too. Everything else goes to the network
- *   untouched.
- * - message {type: "SKIP_WAITING"}: activate now; {type: "VERSION"} answers on the port given.
+ *   untouched. A listed file missing from the cache is stored again once fetched.
+ * - message {type: "SKIP_WAITING"}: activate now; {type: "VERSION"} answers on the port given;
+ *   {type: "CHECK", url}: the page found that cached file wrong (boot.mjs, when the browser
+ *   refuses the Pyodide snapshot): check it against its hash, and fetch and store it again.
  */
 "use strict";
 
@@ -110,10 +112,42 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+async function intact(response, hash) {
+  try {
+    return (await sha256(await response.clone().arrayBuffer())).startsWith(hash);
+  } catch {
+    return false; // a body that cannot be read is no better than a wrong one
+  }
+}
+
+// Stores `response` for `file` if it is this build's version of it, and the cache is still
+// whole (not one that `?sw=off` dropped and a later caches.open made anew, empty).
+async function restore(cache, file, response) {
+  if (response.ok && !response.redirected && (await intact(response, FILES.get(file)))
+      && (await cache.match(MANIFEST))) {
+    await cache.put(file, response);
+  }
+}
+
+// The answer from the cache, and the work to do after it: a listed file that is missing from
+// the cache (lost, or deleted by hand) comes from the network and is stored again.
 async function fromCache(request, key) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key === INDEX ? INDEX : request, { ignoreSearch: true, ignoreVary: true });
-  return hit || fetch(request);
+  if (hit) return { response: hit, after: null };
+  const response = await fetch(request);
+  return { response, after: restore(cache, key, response.clone()) };
+}
+
+// A page found our copy of `file` wrong: vendor/pyodide/boot.mjs asks after the browser
+// refused the Pyodide snapshot (Subresource Integrity), which it then boots without. A damaged
+// copy would slow every boot of this version, offline too, and nothing else would replace it,
+// so it is fetched again. (The page's own check is free; checking here on every boot is not.)
+async function check(file) {
+  const cache = await caches.open(CACHE);
+  const copy = await cache.match(file);
+  if (copy && (await intact(copy, FILES.get(file)))) return; // e.g. a page of another version
+  await restore(cache, file, await fetch(file, { cache: "no-cache", credentials: "same-origin" }));
 }
 
 self.addEventListener("fetch", (event) => {
@@ -126,7 +160,9 @@ self.addEventListener("fetch", (event) => {
   let key = target.href;
   if (key === SCOPE && request.mode === "navigate") key = INDEX;
   if (!FILES.has(key)) return; // not part of the app: the network, as without a worker
-  event.respondWith(fromCache(request, key));
+  const answer = fromCache(request, key);
+  event.respondWith(answer.then(({ response }) => response));
+  event.waitUntil(answer.then(({ after }) => after).catch(() => {})); // offline: next time
 });
 
 self.addEventListener("message", (event) => {
@@ -135,5 +171,7 @@ self.addEventListener("message", (event) => {
     self.skipWaiting();
   } else if (data.type === "VERSION" && event.ports[0]) {
     event.ports[0].postMessage({ version: BUILD.version, cache: CACHE });
+  } else if (data.type === "CHECK" && FILES.has(data.url)) {
+    event.waitUntil(check(data.url).catch(() => {})); // offline: at the next failure
   }
 });
