@@ -36,7 +36,7 @@ LEAVE = "Leave game"  # Gilgiti's Quit
 def _watch_console(page: Page) -> Page:
     """Console errors too, not only uncaught exceptions (open_page's ``errors``), kept across
     the page's reloads."""
-    page.console_errors = []  # type: ignore[attr-defined]
+    page.console_errors = []
     page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
     return page
 
@@ -168,7 +168,7 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     host.click("#winner-rematch")
     guest.close()
     guest = _watch_console(context.new_page())
-    guest.errors = []  # type: ignore[attr-defined]
+    guest.errors = []
     guest.on("pageerror", lambda e: guest.errors.append(str(e)))
     guest.goto(link.replace("/#", f"/{PARAMS}#", 1))
     guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
@@ -187,6 +187,13 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
     host.click("#winner-rematch")
     host.wait_for_selector("#screen-room:not([hidden])")
+    # (b) the host reloads in this rematch's lobby, which waits for a friend: it comes back
+    # to it, its Start waiting for the seat to be taken
+    _reload(host)
+    host.wait_for_selector("#screen-room:not([hidden]) #room-seats li[data-seat='yellow']"
+                           " >> text=waiting for a friend", timeout=30_000)
+    assert host.is_disabled("#btn-room-start") and facts(host)["version"] is None
+    assert host.locator("dialog[open]").count() == 0
     watcher.wait_for_selector("#screen-room:not([hidden]) button.take[data-seat='yellow']",
                               timeout=30_000)
     watcher.fill("#room-name", "Wally")
@@ -196,13 +203,14 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     host.click("#btn-room-start")
     seats = {host: ("red", QUIT), watcher: ("yellow", QUIT)}
     _at_new_match(old, past, seats)
+    assert watcher.inner_text("#online-status") == "Connected to the host."
     play_to_end(host, [host, watcher], max_actions=2)
     _reload(watcher)
     _at_new_match(old, past, seats)
     # the old guest's device opens the link again: its seat is the spectator's now, so it
     # watches (said so), and nothing is refused on its page
     guest = _watch_console(context.new_page())
-    guest.errors = []  # type: ignore[attr-defined]
+    guest.errors = []
     guest.on("pageerror", lambda e: guest.errors.append(str(e)))
     guest.goto(link.replace("/#", f"/{PARAMS}#", 1))
     guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
