@@ -113,16 +113,23 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     seats = {host: ("red", QUIT), guest: ("yellow", QUIT), watcher: (None, LEAVE_ROOM)}
 
     # match 1 ends (the guest quits: the host wins). (a) Once it is over, before the Rematch,
-    # the guest's page and the host's reload: the host's winner dialog still offers Rematch
+    # the guest's, the spectator's and the host's pages reload: the host's winner dialog still
+    # offers Rematch
     play_to_end(host, [host, guest], max_actions=2)
     _quit(guest)
     old, past = _ended(host, [watcher])
     _reload(guest)
+    _reload(watcher)
     _reload(host)
     host.wait_for_selector("#dlg-winner[open]", timeout=60_000)
     assert host.is_visible("#winner-rematch")
-    guest.wait_for_function("JSON.parse(window.ludo.online()).over", timeout=60_000)
-    assert facts(guest)["match"] == old and facts(host)["match"] == old
+    for page in (guest, watcher):  # back at the old match's end, waiting for the host
+        page.wait_for_selector("#dlg-winner[open]", timeout=60_000)
+        assert page.is_hidden("#winner-rematch")
+        assert page.inner_text("#winner-text").endswith("Waiting for the host to start a "
+                                                        "rematch: you will follow them into "
+                                                        "it. Home leaves the table.")
+        assert facts(page)["match"] == old
     # (b) the host presses Rematch and reloads at once, while the seats commit their chains
     # (the guest's page is kept busy meanwhile, so that its claim cannot come first)
     _busy(guest, 4_000)
