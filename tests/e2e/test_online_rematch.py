@@ -13,7 +13,7 @@ moment, and each match plays only a few moves before a player leaves it.
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 from test_online import (
     BOOT_MS,
     PARAMS,
@@ -50,6 +50,16 @@ def _no_faults(*pages: Page) -> None:
 def _reload(page: Page) -> None:
     page.reload()
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+
+
+def _open_link(context: BrowserContext, link: str) -> Page:
+    """A new page of ``context`` (a device, with its storage) opened from the room's link."""
+    page = _watch_console(context.new_page())
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(link.replace("/#", f"/{PARAMS}#", 1))
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    return page
 
 
 def _busy(page: Page, ms: int) -> None:
@@ -174,11 +184,7 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     context = guest.context
     host.click("#winner-rematch")
     guest.close()
-    guest = _watch_console(context.new_page())
-    guest.errors = []
-    guest.on("pageerror", lambda e: guest.errors.append(str(e)))
-    guest.goto(link.replace("/#", f"/{PARAMS}#", 1))
-    guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    guest = _open_link(context, link)
     seats = {host: ("red", QUIT), guest: ("yellow", QUIT), watcher: (None, LEAVE_ROOM)}
     _at_new_match(old, past, seats)
     _no_faults(host, guest, watcher)
@@ -216,11 +222,7 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     _at_new_match(old, past, seats)
     # the old guest's device opens the link again: its seat is the spectator's now, so it
     # watches (said so), and nothing is refused on its page
-    guest = _watch_console(context.new_page())
-    guest.errors = []
-    guest.on("pageerror", lambda e: guest.errors.append(str(e)))
-    guest.goto(link.replace("/#", f"/{PARAMS}#", 1))
-    guest.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    guest = _open_link(context, link)
     seats[guest] = (None, LEAVE_ROOM)
     _at_new_match(old, past, seats)
     _no_faults(host, guest, watcher)
