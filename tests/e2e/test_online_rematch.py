@@ -135,16 +135,19 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     assert host.is_visible("#winner-rematch")
     for page in (guest, watcher):  # back at the old match's end, waiting for the host
         page.wait_for_selector("#dlg-winner[open]", timeout=60_000)
-        assert page.is_hidden("#winner-rematch")
-        assert page.inner_text("#winner-text").endswith("Waiting for the host to start a "
-                                                        "rematch: you will follow them into "
-                                                        "it. Home leaves the table.")
-        assert facts(page)["match"] == old
+        text = page.inner_text("#winner-text")
+        assert page.is_hidden("#winner-rematch") and text.endswith(
+            "Waiting for the host to start a rematch: you will follow them into it. Home "
+            "leaves the table."), text
+        assert facts(page)["match"] == old, facts(page)
     # (b) the host presses Rematch and reloads at once, while the seats commit their chains
-    # (the guest's page is kept busy meanwhile, so that its claim cannot come first)
+    # (the guest's page is kept busy meanwhile, so that its claim cannot come first; it has
+    # called the host's reloaded page first, or its seat would be freed as a player gone)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
     _busy(guest, 4_000)
     host.click("#winner-rematch")
-    assert facts(host)["version"] is None and not facts(host)["ready"]
+    assert facts(host)["version"] is None and not facts(host)["ready"], facts(host)
     _reload(host)
     second = _at_new_match(old, past, seats)
 
