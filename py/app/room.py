@@ -99,6 +99,13 @@ ANSWERS = {"act": frozenset({"not-seated", "not-started", "bad-action", "illegal
 ANY_REQUEST = frozenset({"too-many", "stale", "not-hello", "bad-frame", "bad-json", "bad-schema",
                          "too-big", "unknown-type", "version"})  # any message's refusals
 
+NOT_YOURS = "the host committed a chain for your seat that is not yours"
+# ...said of a match that began after this device's saved room: the device that claimed the
+# seat for a rematch (its page closing as it did, or another tab of this browser) may not
+# have kept the new chain. Refused all the same: a host could have made the claim up.
+LOST_CLAIM = (", or this device did not keep its claim of your seat for this match (a page "
+              "closed as it claimed, or another tab): your seat cannot be played from here.")
+
 SENT_PER_VERSION = 8  # a guest's own actions kept per position, to check what the host played
 
 Send = Callable[[str, str], None]  # (peer id, text)
@@ -1407,7 +1414,7 @@ class GuestRoom:
         chains of this match (else the host knows links we revealed in another)."""
         if commitment.participant == self.seat and self.seat is not None:
             if not any(c.commitment(self.seat) == commitment for c in self.chains):
-                raise DiceError("the host committed a chain for your seat that is not yours")
+                raise DiceError(NOT_YOURS)
             if self.match is not None and self.match != match:
                 raise DiceError("the host committed your chain from another match")
         return commitment
@@ -1559,6 +1566,10 @@ class GuestRoom:
             verified = replay_verified(record, ledger)
         except (LudoError, DiceError) as exc:
             self.problem = f"The host's record does not verify: {exc}"
+            if str(exc) == NOT_YOURS and body["first"] > self.first:
+                # a match whose start this device never saw (its saved room is of a match
+                # before): its own claim for it may have gone out and not been kept here
+                self.problem += LOST_CLAIM
             raise Refused("bad-sync", self.problem) from None
         if body["first"] != self.first:
             self.problem = (f"The host's record counts positions from {body['first']}, this "

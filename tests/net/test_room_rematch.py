@@ -263,3 +263,28 @@ def test_a_quit_of_the_old_match_does_not_leave_the_rematch() -> None:
     assert green.seat == "green" and not green.quit_sent
     assert "green" in net.host.table.active_seats()
     _same_everywhere(net)
+
+
+def test_a_device_whose_saved_room_lost_its_rematch_claim_says_so() -> None:
+    # The browser test of a guest's page closed during the rematch (tests/e2e/
+    # test_online_rematch.py) met a page kept busy as it closed: its claim of the seat, with
+    # a new chain, still went out, but its storage kept the room from before the rematch.
+    # Opened again, the device met a match that commits a chain for its seat it does not hold,
+    # and said only that the host had committed a chain for its seat that is not its own:
+    # an honest host accused, and nothing said of what this device had lost. (The refusal
+    # stands: this device cannot tell a lost claim from a host that made one up.)
+    net, _ = _finished(seed=11)
+    before = json.loads(json.dumps(net.guests["p2"].to_json()))  # kept from the old match
+    net.host.rematch(net.now)
+    net.pump()  # p2 claimed yellow with a new chain, then its page closed
+    assert net.host.table is not None and net.host.first > before["first"]
+    g = net.guests["p2"]
+    net.cut("p2")
+    net.guests["p2"] = back = GuestRoom.restore(before, g.send_text)
+    net.connect("p2")
+    assert back.problem is not None and back.table is None
+    assert "is not yours" in back.problem
+    assert "this device did not keep its claim of your seat for this match" in back.problem
+    # a device that followed the match's start keeps the plain words (a host's forgery)
+    g = net.guests["p1"]
+    assert g.problem is None and g.first == net.host.first

@@ -1037,6 +1037,7 @@ class OnlineController(Controller):
             "seat": o.own_seat(), "position": None if t is None else t.position_text(),
             "rolls": len(room.throws), "bottomLeft": self.screen.bottom_left,
             "match": None if room.ledger is None else room.ledger.room,
+            "first": room.first,  # the state id of the match's first position (a rematch's)
         }
         if o.role == "host":
             facts["roundTrips"] = list(room.round_trips)
