@@ -388,3 +388,19 @@ def test_medium_with_the_stuck_knob_prefers_a_block_that_stops_the_enemy():
     assert _stuck_shift(before.tokens, after.tokens, SIDES[False], 0) == pytest.approx(5 / 6)
     other, _ = apply(before, mv("red", 2, 2))
     assert _stuck_shift(before.tokens, other.tokens, SIDES[False], 0) == pytest.approx(0.0)
+
+
+def test_the_obstruct_knob_charges_only_the_enemies_stuck_chance():
+    # red's block on 20 stands right in front of green's only token out (on 19): green can
+    # play no single 1-5 (5/6 of its turns pass). Weights.obstruct (0 in the game) charges
+    # that to green when red judges, and nothing to red's own side.
+    from ludo.rules.gilgiti_bot import HARD, evaluate
+
+    state = gload(seats=("red", "green"), turn="red",
+                  tokens={"red": [20, 20, "yard", "yard"], "green": [19, "yard", "yard", "yard"]})
+    assert HARD.obstruct == 0
+    gain = evaluate(state, "red", HARD._replace(obstruct=12.0)) - evaluate(state, "red")
+    assert gain == pytest.approx(12.0 * 5 / 6)
+    # green's own view is unchanged: red is free to play every value
+    assert evaluate(state, "green", HARD._replace(obstruct=12.0)) == \
+        pytest.approx(evaluate(state, "green"))

@@ -104,6 +104,7 @@ class Weights(NamedTuple):
     tempo: float = 0.0  # steps credited to the seat to play, less to each seat after it
     stuck: float = 0.0  # steps lost per unit of chance that a colour's next one-value roll
     # (1-5) has no legal play, so that its turn passes (all or nothing)
+    obstruct: float = 0.0  # the same for the enemy colours only, from the judging side's view
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
@@ -268,6 +269,11 @@ def evaluate(state: Any, seat: str, w: Weights = HARD) -> float:
     values = side_values(state, w)
     sides = SIDES[state.teams]
     me = sides[COLOUR_INDEX[seat]]
+    if w.obstruct:
+        counts = _track_counts(state.tokens, sides)
+        for ci, toks in enumerate(state.tokens):
+            if toks and sides[ci] != me and sides[ci] in values:
+                values[sides[ci]] -= w.obstruct * _stuck_chance(ci, toks, sides[ci], counts)
     if w.tempo:
         # a seat about to play is ahead by (part of) a turn's worth of steps
         seats = state.seats
