@@ -325,3 +325,82 @@ def test_with_cover_hard_moves_up_behind_a_partners_threatened_token(monkeypatch
                                                                           mv("red", 3, 2)}
     monkeypatch.setattr(GILGITI.bot, "weights", HARD._replace(cover=0.5))
     assert {choose_action(state, "hard", seed) for seed in range(8)} == {mv("red", 1, 2)}
+
+
+def test_the_stuck_term_counts_the_single_rolls_no_token_can_play():
+    # green's only token on the board stands on 20 with a red block (2 tokens) on 23: it can
+    # play a 1 or a 2, and its yard tokens only a 6, so a turn of a single 3, 4 or 5 (each
+    # 1/6) has no legal play and passes (all or nothing). Weights.stuck charges a side that
+    # chance (a knob the game's Hard leaves at 0: docs/bots.md); red, free, pays nothing.
+    from ludo.rules.gilgiti_bot import HARD, side_values
+
+    tokens = {"red": [23, 23, "yard", "yard"], "green": [20, "yard", "yard", "yard"]}
+    state = gload(seats=("red", "green"), turn="red", tokens=tokens)
+    sticky = HARD._replace(stuck=12.0)
+    assert HARD.stuck == 0
+    bare, charged = side_values(state, HARD), side_values(state, sticky)
+    assert bare[1] - charged[1] == pytest.approx(12.0 * 3 / 6)
+    assert bare[0] - charged[0] == pytest.approx(0.0)
+    # without the block every value up to 5 is playable by that token
+    open_ = gload(seats=("red", "green"), turn="red",
+                  tokens={"red": [23, 30, "yard", "yard"], "green": [20, "yard", "yard", "yard"]})
+    assert side_values(open_, HARD)[1] - side_values(open_, sticky)[1] == pytest.approx(0.0)
+    # a token in its home lane can play only what takes it home exactly or less: 2 from home
+    # on its 4th lane square, so a single 3, 4 or 5 passes
+    lane = gload(seats=("red", "green"), turn="red",
+                 tokens={"red": ["red-lane-4", "home", "home", "home"],
+                         "green": [20, "yard", "yard", "yard"]})
+    assert side_values(lane, HARD)[0] - side_values(lane, sticky)[0] == \
+        pytest.approx(12.0 * 3 / 6)
+
+
+def test_the_leader_and_temper_knobs_weigh_the_strongest_enemy_more():
+    # knobs the game's Hard leaves at 0 (screened neutral, docs/bots.md): leader replaces
+    # that share of the enemies' mean by the strongest enemy's value; temper makes the value
+    # a softmax chance of winning, which a lead over the strongest enemy raises.
+    from ludo.rules.gilgiti_bot import HARD, WIN, evaluate, side_values
+
+    state = gload(turn="red", tokens={"red": [10, "yard", "yard", "yard"],
+                                      "green": [30, "yard", "yard", "yard"],
+                                      "yellow": ["yard"] * 4, "blue": ["yard"] * 4})
+    assert HARD.leader == 0 and HARD.temper == 0
+    values = side_values(state)
+    mine, theirs = values[0], [values[1], values[2], values[3]]
+    assert evaluate(state, "red", HARD._replace(leader=1.0)) == pytest.approx(mine - max(theirs))
+    assert evaluate(state, "red") == pytest.approx(mine - sum(theirs) / 3)
+    tempered = HARD._replace(temper=25.0)
+    behind = evaluate(state, "red", tempered)
+    ahead = evaluate(state, "green", tempered)
+    assert -WIN < behind < ahead < WIN
+
+
+def test_medium_with_the_stuck_knob_prefers_a_block_that_stops_the_enemy():
+    # red plays a 2: token 1 from 18 joins token 0 on 20, a block 1 square ahead of green's
+    # only token out (on 19), which can then play no single 1-5; or token 2 from 3 to 5.
+    # MoveWeights.stuck (0 in the game) adds the enemy's stuck chance the play creates.
+    from ludo.rules.gilgiti import SIDES
+    from ludo.rules.gilgiti_bot import MOVE_WEIGHTS, _stuck_shift
+
+    before = gload(turn="red", phase="move", rolled=[2],
+                   tokens={"red": [20, 18, 3, "yard"], "green": [19, "yard", "yard", "yard"]})
+    after, _ = apply(before, mv("red", 1, 2))
+    assert MOVE_WEIGHTS.stuck == 0
+    assert _stuck_shift(before.tokens, after.tokens, SIDES[False], 0) == pytest.approx(5 / 6)
+    other, _ = apply(before, mv("red", 2, 2))
+    assert _stuck_shift(before.tokens, other.tokens, SIDES[False], 0) == pytest.approx(0.0)
+
+
+def test_the_obstruct_knob_charges_only_the_enemies_stuck_chance():
+    # red's block on 20 stands right in front of green's only token out (on 19): green can
+    # play no single 1-5 (5/6 of its turns pass). Weights.obstruct (0 in the game) charges
+    # that to green when red judges, and nothing to red's own side.
+    from ludo.rules.gilgiti_bot import HARD, evaluate
+
+    state = gload(seats=("red", "green"), turn="red",
+                  tokens={"red": [20, 20, "yard", "yard"], "green": [19, "yard", "yard", "yard"]})
+    assert HARD.obstruct == 0
+    gain = evaluate(state, "red", HARD._replace(obstruct=12.0)) - evaluate(state, "red")
+    assert gain == pytest.approx(12.0 * 5 / 6)
+    # green's own view is unchanged: red is free to play every value
+    assert evaluate(state, "green", HARD._replace(obstruct=12.0)) == \
+        pytest.approx(evaluate(state, "green"))

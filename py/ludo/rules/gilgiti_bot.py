@@ -98,6 +98,13 @@ class Weights(NamedTuple):
     later: float = 1.0  # weight of a threat from an enemy who plays after the token's owner
     attack: float = 0.0  # value to a side of its threats on enemy lone tokens (hit x value)
     cover: float = 0.0  # share of a lone token's danger taken off when its side can hit back
+    leader: float = 0.0  # share of the enemies' mean replaced by the strongest enemy's value
+    temper: float = 0.0  # > 0: the value is the chance of winning, a softmax of the sides'
+    # values at this temperature (in steps), scaled to -WIN..WIN; 0: the linear difference
+    tempo: float = 0.0  # steps credited to the seat to play, less to each seat after it
+    stuck: float = 0.0  # steps lost per unit of chance that a colour's next one-value roll
+    # (1-5) has no legal play, so that its turn passes (all or nothing)
+    obstruct: float = 0.0  # the same for the enemy colours only, from the judging side's view
 
 
 HARD = Weights(out=14.0, home=8.0, lane=6.0, safe=4.0, block=4.0, danger=0.8, locked=4.0,
@@ -154,6 +161,35 @@ def _ordered_threats(state: Any, w: Weights) -> list[list[tuple[dict[int, float]
                 row.append((miss, 1.0 if order.get(e, 0) < mine else w.later))
         out.append(row)
     return out
+
+
+def _stuck_chance(ci: int, toks: Any, side: int, counts: dict[int, dict[int, int]]) -> float:
+    """The chance that colour ``ci``'s next turn is a single value (1-5) that none of its
+    tokens can play: each token reaches as far as its home (exactly) or the square before
+    the first enemy block ahead of it; yard tokens play only a 6. A colour with every token
+    home has no turn of its own to lose (in teams it plays its partner's tokens): 0."""
+    if all(p == HOME for p in toks):
+        return 0.0
+    start = START_SQUARES[ci]
+    prog = _PROGRESS[ci]
+    reach = 0
+    for p in toks:
+        if p == YARD or p == HOME:
+            continue
+        s = prog[p + 1]
+        room = min(5, 57 - s)
+        if room <= reach:
+            continue
+        free = room
+        for d in range(1, min(room, 51 - s) + 1):  # track squares ahead (the lane is private)
+            at = counts.get((start + s + d - 1) % TRACK_LENGTH)
+            if at and not at.get(side) and any(n >= 2 for n in at.values()):
+                free = d - 1
+                break
+        reach = max(reach, free)
+        if reach >= 5:
+            return 0.0
+    return (5 - reach) / 6
 
 
 def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
@@ -218,6 +254,8 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
             if gate is not None and not gate.get(side) and any(
                     n >= 2 for s, n in gate.items() if s != side):
                 total -= w.locked * yard
+        if w.stuck:
+            total -= w.stuck * _stuck_chance(ci, toks, side, counts)
         values[side] = values.get(side, 0.0) + total
     for side, threat in attack.items():
         values[side] = values.get(side, 0.0) + w.attack * threat
@@ -229,12 +267,34 @@ def evaluate(state: Any, seat: str, w: Weights = HARD) -> float:
     if state.phase == "over":
         return WIN if seat in state.winners else -WIN
     values = side_values(state, w)
-    me = SIDES[state.teams][COLOUR_INDEX[seat]]
+    sides = SIDES[state.teams]
+    me = sides[COLOUR_INDEX[seat]]
+    if w.obstruct:
+        counts = _track_counts(state.tokens, sides)
+        for ci, toks in enumerate(state.tokens):
+            if toks and sides[ci] != me and sides[ci] in values:
+                values[sides[ci]] -= w.obstruct * _stuck_chance(ci, toks, sides[ci], counts)
+    if w.tempo:
+        # a seat about to play is ahead by (part of) a turn's worth of steps
+        seats = state.seats
+        n = len(seats)
+        at = seats.index(state.turn)
+        for k in range(n):
+            side = sides[COLOUR_INDEX[seats[(at + k) % n]]]
+            if side in values:
+                values[side] += w.tempo * (n - 1 - k) / (n - 1)
     mine = values.get(me, 0.0)
     theirs = [v for s, v in values.items() if s != me]
     if not theirs:
         return mine
-    return mine - w.opponents * sum(theirs) / len(theirs)
+    if w.temper:
+        top = max(values.values())
+        exps = {s: math.exp((v - top) / w.temper) for s, v in values.items()}
+        return WIN * (2.0 * exps[me] / sum(exps.values()) - 1.0)
+    enemies = sum(theirs) / len(theirs)
+    if w.leader:
+        enemies += w.leader * (max(theirs) - enemies)
+    return mine - w.opponents * enemies
 
 
 # -- Medium's play-by-play scoring --------------------------------------------------------
@@ -252,6 +312,8 @@ class MoveWeights(NamedTuple):
     escape: float  # times (hit chance x token value) left behind at the origin
     rollback: float  # a play after which the turn is rolled back
     attack: float = 0.0  # times the moved token's (hit chance x value) on enemy lone tokens
+    stuck: float = 0.0  # times the change of the enemies' chance that their next single
+    # roll has no legal play, less that of its own colour (see Weights.stuck)
 
 
 MOVE_WEIGHTS = MoveWeights(enter=20.0, capture=20.0, safe=8.0, home=10.0, leave_block=4.0,
@@ -296,6 +358,8 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
             for colour, token in e["victims"]:
                 vi = COLOUR_INDEX[colour]
                 score += w.capture + _PROGRESS[vi][state.tokens[vi][token] + 1]
+    if w.stuck:
+        score += w.stuck * _stuck_shift(state.tokens, after.tokens, sides, side)
     if dest == HOME:
         return score + w.home
     if w.attack and dest < LANE_FIRST:
@@ -321,6 +385,30 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
                     survive *= miss.get(origin, 1.0)
             score += w.escape * (1.0 - survive) * (14.0 + prog[origin + 1])
     return score
+
+
+def _track_counts(tokens: Any, sides: tuple[int, ...]) -> dict[int, dict[int, int]]:
+    counts: dict[int, dict[int, int]] = {}
+    for ci, toks in enumerate(tokens):
+        for p in toks:
+            if 0 <= p < TRACK_LENGTH:
+                at = counts.setdefault(p, {})
+                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    return counts
+
+
+def _stuck_shift(before: Any, after: Any, sides: tuple[int, ...], side: int) -> float:
+    """How much a play raised the enemy colours' stuck chances (:func:`_stuck_chance`),
+    less how much it raised those of its own side's colours."""
+    was, now = _track_counts(before, sides), _track_counts(after, sides)
+    shift = 0.0
+    for ci, toks in enumerate(after):
+        if not toks:
+            continue
+        delta = (_stuck_chance(ci, toks, sides[ci], now)
+                 - _stuck_chance(ci, before[ci], sides[ci], was))
+        shift += -delta if sides[ci] == side else delta
+    return shift
 
 
 def _threat_on(state: Any, ci: int, square: int, sides: tuple[int, ...], side: int) -> float:
