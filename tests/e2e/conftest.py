@@ -43,6 +43,7 @@ from playwright.sync_api import (
 from playwright.sync_api import Error as PlaywrightError
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
+from tools import build_dist
 
 ROOT = Path(__file__).resolve().parents[2]
 # Local URL schemes that never leave the page, so they are not cross-origin requests.
@@ -313,3 +314,12 @@ def page(browser: Browser, server_url: str) -> Iterator[Page]:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A temporary copy of the site (as `make dist` builds it), served on its own port."""
+    root = tmp_path / "site"
+    build_dist.build(ROOT, root)
+    with running_server(root) as url:
+        yield root, url

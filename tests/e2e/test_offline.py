@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,8 +33,7 @@ from ludo import (
     parse_position,
     play,
 )
-from server.testing import running_server
-from tools import build_dist, build_sw
+from tools import build_sw
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
@@ -291,15 +289,6 @@ def test_a_browser_that_blocks_service_workers_plays_online_without_an_error(
         assert page.locator(".py-error, .mpy-error").count() == 0
     finally:
         context.close()
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """A temporary copy of the site (as `make dist` builds it), served on its own port."""
-    root = tmp_path / "site"
-    build_dist.build(ROOT, root)
-    with running_server(root) as url:
-        yield root, url
 
 
 def test_update_waits_for_the_player_then_resumes_the_same_game(

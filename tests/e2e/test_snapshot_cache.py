@@ -14,14 +14,12 @@ version of the app lives (and the next version copies it when the snapshot is un
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from server.testing import running_server
-from tools import build_dist, build_sw
+from tools import build_sw
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOT_REL = "vendor/pyodide/pyodide-snapshot.bin"
@@ -33,15 +31,6 @@ APP = build_sw.TARGETS["app"]
 
 pytestmark = pytest.mark.skipif(not (ROOT / SNAPSHOT_REL).is_file(),
                                 reason="no snapshot: tools/vendor.py could not run Node")
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    """A temporary copy of the site (as `make dist` builds it), served on its own port."""
-    root = tmp_path / "site"
-    build_dist.build(ROOT, root)
-    with running_server(root) as url:
-        yield root, url
 
 
 def boot(page: Page, url: str, *, reload: bool = False) -> list[str]:

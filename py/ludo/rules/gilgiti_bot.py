@@ -199,12 +199,7 @@ def side_values(state: Any, w: Weights = HARD) -> dict[int, float]:
     tokens = state.tokens
     ordered = _ordered_threats(state, w)
     # side counts per track square: blocks protect, and enemy blocks lock entry stars
-    counts: dict[int, dict[int, int]] = {}
-    for ci, toks in enumerate(tokens):
-        for p in toks:
-            if 0 <= p < TRACK_LENGTH:
-                at = counts.setdefault(p, {})
-                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    counts = _track_counts(tokens, sides)
     values: dict[int, float] = {}
     attack: dict[int, float] = {}
     colour_miss = _colour_misses(state) if w.attack else {}
