@@ -383,6 +383,7 @@ def move_score(state: Any, action: Action, after: Any, events: list[Event],
 
 
 def _track_counts(tokens: Any, sides: tuple[int, ...]) -> dict[int, dict[int, int]]:
+    """Tokens per side on each track square that holds any (blocks, and who holds a star)."""
     counts: dict[int, dict[int, int]] = {}
     for ci, toks in enumerate(tokens):
         for p in toks:
