@@ -14,6 +14,8 @@
  * - fetch: the precached files come from the cache (offline first); `ignoreSearch`, so
  *   "./?room=abc" or "./index.html?x=1" open offline too. Everything else goes to the network
  *   untouched. A listed file missing from the cache is stored again once fetched.
+ * - install failure: posts {type: "INSTALL_FAILED", version, error: the error's name, e.g.
+ *   "QuotaExceededError"} to every window of the scope, then fails as before.
  * - message {type: "SKIP_WAITING"}: activate now; {type: "VERSION"} answers on the port given;
  *   {type: "CHECK", url}: the page found that cached file wrong (boot.mjs, when the browser
  *   refuses the Pyodide snapshot): check it against its hash, and fetch and store it again.
@@ -99,8 +101,22 @@ async function precache() {
   }
 }
 
+// A failed install leaves the old version in charge and is retried at every update check; it is
+// silent unless the pages are told why. They can act on some reasons: a QuotaExceededError
+// (the device has no room for a second copy of the app) is one the player can fix.
+async function tellInstallFailed(error) {
+  const name = error && error.name ? String(error.name) : "Error";
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  for (const client of windows) {
+    client.postMessage({ type: "INSTALL_FAILED", version: BUILD.version, error: name });
+  }
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache());
+  event.waitUntil(precache().catch(async (error) => {
+    await tellInstallFailed(error).catch(() => {});
+    throw error; // the install still fails
+  }));
 });
 
 self.addEventListener("activate", (event) => {

@@ -9,6 +9,8 @@
   nothing; complete, it installs in the background while a game goes on, the banner appears,
   nothing reloads until the player accepts, and then the page lands back in the same game on
   the new version, booted from the new version's Pyodide snapshot.
+- No room: with the origin's quota too small for two copies of the app, the update's install
+  fails, the old version stays, and the banner says so, once per version.
 - Install button and offline badge; Chromium's own manifest and installability checks.
 """
 
@@ -370,6 +372,57 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert errors == []
     finally:
         context.close()
+
+
+def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
+    browser: Browser, site: tuple[Path, str]
+) -> None:
+    """A nearly full device: the origin's quota (CDP) fits one copy of the app, 22 MB, but not
+    the two an update holds while it installs. The install fails; the player is told, once."""
+    root, url = site
+    context: BrowserContext = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url + "manifest.webmanifest")
+        cdp = context.new_cdp_session(page)
+        cdp.send("Storage.overrideQuotaForOrigin",
+                 {"origin": url.rstrip("/"), "quotaSize": NO_ROOM_QUOTA})
+        page.goto(url + FAST)
+        wait_ready(page)
+        wait_controlled(page)
+        old_version = sw_version(page)
+        assert page.is_hidden("#update-banner")
+
+        new_snapshot_bytes(root)
+        changed = root / "py" / "app" / "panel.py"
+        changed.write_text(changed.read_text(encoding="utf-8") + "# update test\n", "utf-8")
+        assert build_sw.write(root, APP)
+        assert page.evaluate(UPDATE_NOW_JS) == "redundant"
+        page.wait_for_selector("#update-banner:not([hidden])", timeout=10_000)
+        assert "no room to store it" in page.inner_text("#update-text")
+        assert "Free some storage space, then reload." in page.inner_text("#update-text")
+        # The old version stays, whole, and keeps serving the page.
+        assert sw_version(page) == old_version
+        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+
+        # Reload (the banner's button): the old version boots; the next checks of the same
+        # version fail the same way, and the player is not told again.
+        with page.expect_navigation():
+            page.click("#btn-update")
+        wait_ready(page)
+        assert page.evaluate(UPDATE_NOW_JS) == "redundant"
+        page.wait_for_timeout(500)  # the worker's message would have come by now
+        assert page.is_hidden("#update-banner")
+        assert sw_version(page) == old_version
+        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+        assert errors == []
+    finally:
+        context.close()
+
+
+NO_ROOM_QUOTA = 35_000_000  # bytes: the app takes 22 MB, an update about 44 MB
 
 
 def new_snapshot_bytes(root: Path) -> list[str]:

@@ -12,6 +12,13 @@ on `controllerchange`, back into the same saved game. A page that did not ask (a
 keeps running and shows the banner instead, so a game is never interrupted by an update the
 player did not accept.
 
+No room: while a new version installs, the device holds two copies of the app (about 44 MB).
+When that is more than the browser allows, the install fails, the old version stays, and every
+later check fails the same way. sw.js then posts INSTALL_FAILED with the error's name; for a
+QuotaExceededError the same banner says there is no room and asks the player to free some space
+and reload, once per version (remembered in localStorage, so the checks every 30 minutes and
+the next starts do not repeat it).
+
 Install: `beforeinstallprompt` (Chromium browsers) shows #btn-install on the "Make yourself at
 home" page; elsewhere that page's per-platform steps are the way. index.html keeps an early
 event in `window.ludoInstallPrompt`, as it can fire before Python is up.
@@ -39,6 +46,10 @@ SW_SCOPE = "./"
 CACHE_PREFIX = "courtyard-ludo-"  # the cache names tools/build_sw.py gives the app
 UPDATE_CHECK_MS = 30 * 60 * 1000  # also checked on coming back online and on focus
 RELOAD_FALLBACK_MS = 4000  # reload anyway if the new worker never takes over
+UPDATE_TEXT = "Update available"
+NO_ROOM_TEXT = ("An update is available but this device has no room to store it. "
+                "Free some storage space, then reload.")
+NO_ROOM_KEY = "courtyard-ludo/no-room-told"  # the last version the player was told about
 
 _started: Pwa | None = None
 
@@ -126,6 +137,7 @@ class Pwa:
         container = window.navigator.serviceWorker
         self.had_controller = not is_none(container.controller)
         self._on(container, "controllerchange", self.on_controller_change)
+        self._on(container, "message", self.on_worker_message)
         try:
             registration = await container.register(
                 SW_URL, _js({"scope": SW_SCOPE, "updateViaCache": "none"})
@@ -174,7 +186,33 @@ class Pwa:
         self._on(worker, "statechange", on_state)
 
     def show_banner(self) -> None:
+        _el("update-text").textContent = UPDATE_TEXT
         _el("btn-update").disabled = False
+        _el("update-banner").hidden = False
+
+    def on_worker_message(self, event: Any) -> None:
+        data = event.data
+        if is_none(data) or str(getattr(data, "type", "")) != "INSTALL_FAILED":
+            return
+        if str(getattr(data, "error", "")) != "QuotaExceededError":
+            return  # e.g. a deployment caught half-way: nothing the player can do
+        if is_none(window.navigator.serviceWorker.controller):
+            return  # a first install: there is no old version to update
+        version = str(getattr(data, "version", ""))
+        try:
+            storage = window.localStorage
+            if str(storage.getItem(NO_ROOM_KEY)) == version:
+                return
+            storage.setItem(NO_ROOM_KEY, version)
+        except Exception:  # noqa: BLE001 - storage refused: tell the player, every time then
+            pass
+        self.show_no_room()
+
+    def show_no_room(self) -> None:
+        if not _el("update-banner").hidden:
+            return  # already shown (a new version waiting takes precedence)
+        _el("update-text").textContent = NO_ROOM_TEXT
+        _el("btn-update").disabled = False  # Reload: saves the game and reloads
         _el("update-banner").hidden = False
 
     def on_update_accepted(self, event: Any) -> None:
