@@ -570,12 +570,7 @@ def side_features(state: Any) -> dict[int, list[float]]:
     sides = SIDES[teams]
     tokens = state.tokens
     misses = _miss_maps(state, teams)
-    counts: dict[int, dict[int, int]] = {}
-    for ci, toks in enumerate(tokens):
-        for p in toks:
-            if 0 <= p < TRACK_LENGTH:
-                at = counts.setdefault(p, {})
-                at[sides[ci]] = at.get(sides[ci], 0) + 1
+    counts = _track_counts(tokens, sides)
     out: dict[int, list[float]] = {}
     seats = state.seats
     turn = state.turn
