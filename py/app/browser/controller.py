@@ -326,7 +326,7 @@ class Controller:
             self.screen.draw_home(t, form.chosen_rules())
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
-                               self.prompt(), self.die.state(), self.picker)
+                               self.prompt(), self.die.state(), self.picker, self.quit_label())
         self.refresh_quit()
         self.tick()
 
@@ -570,6 +570,10 @@ class Controller:
                       "is nothing to quit. Home leaves the table.")
             return
         self.screen.show_quit(t)
+
+    def quit_label(self) -> str | None:
+        """The table's Quit button's words when not the rule set's own (an online spectator's)."""
+        return None
 
     def refresh_quit(self) -> None:
         """The quit dialog, open while the game goes on (the clock, computers, online

@@ -757,11 +757,6 @@ class OnlineController(Controller):
     def draw(self) -> None:
         super().draw()
         o, t = self.online, self.table
-        # back to the rule set's own words ("Quit game", Gilgiti's "Leave game") when this page
-        # holds a seat again (a freed seat taken in a rematch)
-        quit_label = LEAVE_ROOM if self.spectating() else t.leave.button if t else None
-        if quit_label is not None and str(el("btn-quit").textContent) != quit_label:
-            el("btn-quit").textContent = quit_label
         if o is not None and o.playing and t is not None and not self.screen.table_shown():
             note = self.home_note()
             if note is not None:
@@ -992,6 +987,9 @@ class OnlineController(Controller):
         others_here = t.people_in_play() not in ([], [seat])
         if self.act(seat, Action("quit", seat=seat)) and not others_here:
             self.go("home")
+
+    def quit_label(self) -> str | None:
+        return LEAVE_ROOM if self.spectating() else None
 
     def spectating(self) -> bool:
         """A guest's page at the room's table with no seat in play there (a spectator, or a

@@ -226,9 +226,10 @@ class Screen:
 
     def draw_table(self, table: Table, options: Sequence[Choice], buttons: Sequence[Choice],
                    selected: str | None, prompt: str, die_state: str,
-                   picker: Sequence[Choice] = ()) -> None:
+                   picker: Sequence[Choice] = (), quit_label: str | None = None) -> None:
         """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
-        handover after the turn passed: it looks disabled, and is) or "off"."""
+        handover after the turn passed: it looks disabled, and is) or "off". ``quit_label``:
+        the Quit button's words, if not the rule set's ("Quit game", Gilgiti's "Leave game")."""
         el("table-area").classList.remove("idle")
         # a game that is over: no "Next", no hint, no clock (their reserved lines left a gap
         # under "Winner:")
@@ -240,7 +241,9 @@ class Screen:
         el("next").textContent = panel.next_text(table, scene)
         self.draw_pods(table, scene)
         self.draw_die(table, scene, die_state)
-        el("btn-quit").textContent = table.leave.button  # "Quit game", or Gilgiti's "Leave game"
+        label = quit_label or table.leave.button
+        if str(el("btn-quit").textContent) != label:
+            el("btn-quit").textContent = label
         self._write("die-hint", panel.prompt_html(prompt))
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
         cells = {c.id: c for c in scene.board.cells} if picker else None
