@@ -185,9 +185,9 @@ class Pwa:
 
         self._on(worker, "statechange", on_state)
 
-    def show_banner(self) -> None:
-        _el("update-text").textContent = UPDATE_TEXT
-        _el("btn-update").disabled = False
+    def show_banner(self, text: str = UPDATE_TEXT) -> None:
+        _el("update-text").textContent = text
+        _el("btn-update").disabled = False  # Reload: saves the game and reloads
         _el("update-banner").hidden = False
 
     def on_worker_message(self, event: Any) -> None:
@@ -209,11 +209,8 @@ class Pwa:
         self.show_no_room()
 
     def show_no_room(self) -> None:
-        if not _el("update-banner").hidden:
-            return  # already shown (a new version waiting takes precedence)
-        _el("update-text").textContent = NO_ROOM_TEXT
-        _el("btn-update").disabled = False  # Reload: saves the game and reloads
-        _el("update-banner").hidden = False
+        if _el("update-banner").hidden:  # (a new version waiting takes precedence)
+            self.show_banner(NO_ROOM_TEXT)
 
     def on_update_accepted(self, event: Any) -> None:
         self.accepted = True
