@@ -422,7 +422,47 @@ def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
         context.close()
 
 
+def test_a_first_visit_without_room_says_the_game_plays_only_online(
+        browser: Browser, server_url: str) -> None:
+    """A device too full for even one copy of the app: the first install fails, nothing is
+    stored, and the game plays only while online. The player was told nothing and would find
+    out offline; now the banner says so, once per version, and the game still plays."""
+    context: BrowserContext = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server_url + "manifest.webmanifest")
+        cdp = context.new_cdp_session(page)
+        cdp.send("Storage.overrideQuotaForOrigin",
+                 {"origin": server_url.rstrip("/"), "quotaSize": FIRST_INSTALL_QUOTA})
+        page.goto(server_url + FAST)
+        wait_ready(page)
+        page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_TIMEOUT_MS)
+        assert page.inner_text("#update-text") == (
+            "This device has no room to keep the game for offline play: it plays only while "
+            "online. Free some storage space, then reload.")
+        assert page.evaluate("navigator.serviceWorker.controller") is None
+        assert page.evaluate("caches.keys()") == []
+        # Reload: the install is tried again and fails the same way; not told twice.
+        with page.expect_navigation():
+            page.click("#btn-update")
+        wait_ready(page)
+        page.wait_for_function("""() => navigator.serviceWorker.getRegistration()
+            .then(r => !r || (!r.installing && !r.waiting && !r.active))""",
+                               timeout=SW_TIMEOUT_MS)
+        page.wait_for_timeout(500)  # the worker's message would have come by now
+        assert page.is_hidden("#update-banner")
+        page.click("#btn-start")
+        page.wait_for_selector("#screen-table:not([hidden])")
+        roll_and_move(page)
+        assert errors == []
+    finally:
+        context.close()
+
+
 NO_ROOM_QUOTA = 35_000_000  # bytes: the app takes 22 MB, an update about 44 MB
+FIRST_INSTALL_QUOTA = 10_000_000  # less than one copy of the app
 
 
 def new_snapshot_bytes(root: Path) -> list[str]:

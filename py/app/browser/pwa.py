@@ -17,7 +17,8 @@ When that is more than the browser allows, the install fails, the old version st
 later check fails the same way. sw.js then posts INSTALL_FAILED with the error's name; for a
 QuotaExceededError the same banner says there is no room and asks the player to free some space
 and reload, once per version (remembered in localStorage, so the checks every 30 minutes and
-the next starts do not repeat it).
+the next starts do not repeat it). When the very first install fails for room, nothing is stored
+and the game works only online: the banner says so, once per version as well.
 
 Install: `beforeinstallprompt` (Chromium browsers) shows #btn-install on the "Make yourself at
 home" page; elsewhere that page's per-platform steps are the way. index.html keeps an early
@@ -49,6 +50,9 @@ RELOAD_FALLBACK_MS = 4000  # reload anyway if the new worker never takes over
 UPDATE_TEXT = "Update available"
 NO_ROOM_TEXT = ("An update is available but this device has no room to store it. "
                 "Free some storage space, then reload.")
+# The first install failed for room: nothing is stored, so the game works only while online.
+NO_ROOM_OFFLINE_TEXT = ("This device has no room to keep the game for offline play: it plays "
+                        "only while online. Free some storage space, then reload.")
 NO_ROOM_KEY = "courtyard-ludo/no-room-told"  # the last version the player was told about
 
 _started: Pwa | None = None
@@ -196,8 +200,9 @@ class Pwa:
             return
         if str(getattr(data, "error", "")) != "QuotaExceededError":
             return  # e.g. a deployment caught half-way: nothing the player can do
-        if is_none(window.navigator.serviceWorker.controller):
-            return  # a first install: there is no old version to update
+        # Without a controller this was the first install: there is no old version to keep,
+        # and no offline copy at all, which the player would only find out offline.
+        first_install = is_none(window.navigator.serviceWorker.controller)
         version = str(getattr(data, "version", ""))
         try:
             storage = window.localStorage
@@ -206,11 +211,11 @@ class Pwa:
             storage.setItem(NO_ROOM_KEY, version)
         except Exception:  # noqa: BLE001 - storage refused: tell the player, every time then
             pass
-        self.show_no_room()
+        self.show_no_room(first_install)
 
-    def show_no_room(self) -> None:
+    def show_no_room(self, first_install: bool = False) -> None:
         if _el("update-banner").hidden:  # (a new version waiting takes precedence)
-            self.show_banner(NO_ROOM_TEXT)
+            self.show_banner(NO_ROOM_OFFLINE_TEXT if first_install else NO_ROOM_TEXT)
 
     def on_update_accepted(self, event: Any) -> None:
         self.accepted = True
