@@ -181,7 +181,10 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     assert second.is_visible("#screen-home") and second.is_visible("#net-status")
 
     served = [r for r in offline if same_origin(r.url, server_url)]
-    assert len(served) > 40
+    # the page, PyScript's chunks, the runtime and the app's modules (py.zip), all from cache
+    assert len(served) > 20
+    assert {server_url + "py.zip", server_url + "vendor/pyodide/pyodide.asm.wasm"} <= {
+        r.url for r in served}
     assert [r.url for r in served if not r.from_service_worker] == []
     assert page.console_errors == [] and page.failed_requests == []
     second.close()
@@ -217,7 +220,10 @@ def test_a_gilgiti_game_starts_and_ends_offline(page: Page, server_url: str) -> 
     record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
     assert record["rules"] == "gilgiti" and len(record["actions"]) > 20
     served = [r for r in offline if same_origin(r.url, server_url)]
-    assert len(served) > 40
+    # the page, PyScript's chunks, the runtime and the app's modules (py.zip), all from cache
+    assert len(served) > 20
+    assert {server_url + "py.zip", server_url + "vendor/pyodide/pyodide.asm.wasm"} <= {
+        r.url for r in served}
     assert [r.url for r in served if not r.from_service_worker] == []
     assert page.console_errors == [] and page.failed_requests == []
 
