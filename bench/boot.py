@@ -105,7 +105,8 @@ _MARKS_JS = """
   const first = Math.min(...modules.map(e => e.startTime));
   const last = Math.max(...modules.map(e => e.responseEnd));
   return {imports: imported - start, boot: booted - imported, python_start: start,
-          files: modules.length ? last - first : 0, file_requests: modules.length};
+          files: modules.length ? last - first : 0, file_requests: modules.length,
+          after_files: modules.length ? start - last : 0};
 }
 """
 
@@ -372,7 +373,7 @@ def bench_page(browser: Browser, url: str, runs: int, timeout_ms: float) -> dict
         warm = warm_boots(browser, url, runs, timeout_ms, marks)
     except NotReady as error:
         return {"status": "not ready", "error": str(error)}
-    keys = ("imports", "boot", "python_start", "files", "file_requests")
+    keys = ("imports", "boot", "python_start", "files", "file_requests", "after_files")
     own = {f"{k}_ms": round(statistics.median(m[k] for m in marks), 1)
            for k in keys} if marks else {}
     own |= {f"cold_{k}_ms": round(statistics.median(m[k] for m in cold_marks), 1)
@@ -452,7 +453,9 @@ def report(results: dict[str, object]) -> str:
                     f"       modules fetched in {entry['file_requests_ms']:.0f} request(s): "
                     f"cold {entry['cold_files_ms']:.0f} ms / warm {entry['files_ms']:.0f} ms "
                     f"first to last; main.py starts at cold {entry['cold_python_start_ms']:.0f}"
-                    f" / warm {entry['python_start_ms']:.0f} ms; imports cold "
+                    f" / warm {entry['python_start_ms']:.0f} ms (cold "
+                    f"{entry['cold_after_files_ms']:.0f} ms after the last module arrived);"
+                    f" imports cold "
                     f"{entry['cold_imports_ms']:.0f} / warm {entry['imports_ms']:.0f} ms")
         else:
             detail = f" ({entry['error']})" if "error" in entry else ""
