@@ -100,6 +100,18 @@ def test_rebuilt_when_a_module_changes_and_not_otherwise(built: Path, tmp_path: 
         assert edited != archive.read(pyc)
 
 
+@needs_compiler
+def test_bytecode_of_another_python_is_out_of_date(built: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Vendoring a Pyodide of another Python version: the sources did not change, the archive
+    # must be rebuilt all the same (its .pyc files would be refused, and compiled again from
+    # source at every start).
+    assert build_pybundle.is_current(built)
+    monkeypatch.setattr(build_pybundle, "cache_tag", lambda _root: "cpython-399")
+    assert not build_pybundle.is_current(built)
+    assert build_pybundle.main(["--root", str(built), "--check"]) == 1
+
+
 def test_the_same_sources_give_the_same_bytes(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # The service worker's cache version hashes py.zip: a rebuild of unchanged code must not

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ import sys
 import tempfile
 import tomllib
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 try:
@@ -83,21 +85,45 @@ def archived_sources(archive: Path) -> dict[str, bytes] | None:
         return None
 
 
-def has_bytecode(archive: Path) -> bool:
+def archived_bytecode(archive: Path) -> set[str]:
+    """The names of the .pyc members of an existing archive (none if it cannot be read)."""
     try:
         with zipfile.ZipFile(archive) as existing:
-            return any(name.endswith(".pyc") for name in existing.namelist())
+            return {name for name in existing.namelist() if name.endswith(".pyc")}
     except (OSError, zipfile.BadZipFile):
-        return False
+        return set()
 
 
-def compile_bytecode(root: Path, files: dict[str, bytes]) -> dict[str, bytes] | None:
-    """{"ludo/__pycache__/engine.cpython-314.pyc": bytes, ...} from the vendored Pyodide's
-    CPython, or None when node or the vendored runtime is missing."""
-    node = shutil.which("node")
-    pyodide = root / "vendor" / "pyodide"
-    if node is None or not (pyodide / "pyodide.mjs").is_file():
+def cache_tag(root: Path) -> str | None:
+    """The bytecode tag of the vendored Pyodide's Python ("cpython-314"), or None when there is
+    nothing to compile with (no node, no vendored runtime)."""
+    lock = root / "vendor" / "pyodide" / "pyodide-lock.json"
+    if shutil.which("node") is None or not (lock.parent / "pyodide.mjs").is_file():
         return None
+    try:
+        version = json.loads(lock.read_text(encoding="utf-8"))["info"]["python"]
+        major, minor = version.split(".")[:2]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return f"cpython-{major}{minor}"
+
+
+def bytecode_names(files: Iterable[str], tag: str | None) -> set[str]:
+    """Where the bytecode of `files` goes in the archive ("ludo/__pycache__/engine.<tag>.pyc")."""
+    if tag is None:
+        return set()
+    names = set()
+    for rel in files:
+        folder, _, name = rel.rpartition("/")
+        names.add(f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/"))
+    return names
+
+
+def compile_bytecode(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
+    """{"ludo/__pycache__/engine.cpython-314.pyc": bytes, ...} from the vendored Pyodide's
+    CPython (node must be there: see cache_tag)."""
+    node = shutil.which("node") or "node"
+    pyodide = root / "vendor" / "pyodide"
     with tempfile.TemporaryDirectory(prefix="pybundle-") as tmp:
         folder = Path(tmp)
         for rel, data in files.items():
@@ -124,29 +150,30 @@ def pack(members: dict[str, bytes]) -> bytes:
 
 
 def is_current(root: Path, bytecode: bool = True) -> bool:
-    """Whether py.zip holds exactly today's sources (and bytecode, if asked for and possible)."""
+    """Whether py.zip holds exactly today's sources, and the bytecode of today's runtime for
+    each of them (if asked for, and node can make it): a Pyodide of another Python version
+    brings another bytecode, so vendoring one rebuilds the archive too."""
+    files = sources(root)
     archive = root / ARCHIVE
-    if archived_sources(archive) != sources(root):
-        return False
-    return has_bytecode(archive) or not bytecode or not _can_compile(root)
-
-
-def _can_compile(root: Path) -> bool:
-    return shutil.which("node") is not None and (root / "vendor/pyodide/pyodide.mjs").is_file()
+    wanted = bytecode_names(files, cache_tag(root) if bytecode else None)
+    return archived_sources(archive) == files and archived_bytecode(archive) == wanted
 
 
 def write(root: Path = ROOT, bytecode: bool = True) -> bool:
     """Write py.zip under `root` unless it is current; returns whether it did. Safe to run from
     several processes at once (the tests' workers): each writes its own temporary file and
     renames it into place, and they all write the same bytes."""
+    if is_current(root, bytecode):
+        return False
     files = sources(root)
     archive = root / ARCHIVE
-    if archived_sources(archive) == files and (
-            has_bytecode(archive) == (bytecode and _can_compile(root))):
-        return False
     members = dict(files)
-    if bytecode:
-        members |= compile_bytecode(root, files) or {}
+    if bytecode and cache_tag(root) is not None:
+        compiled = compile_bytecode(root, files)
+        if set(compiled) != bytecode_names(files, cache_tag(root)):
+            raise BundleError("compile_pyc.mjs did not write the bytecode expected for "
+                              f"{cache_tag(root)}: is vendor/pyodide current?")
+        members |= compiled
     fd, tmp = tempfile.mkstemp(prefix=f".{ARCHIVE}.", suffix=".tmp", dir=root)
     try:
         with os.fdopen(fd, "wb") as out:
