@@ -6,8 +6,9 @@
 #   make dist    write dist/, a self-contained static copy of the site
 #   make bench   boot-time (and other) benchmarks in bench/ (installs requirements-bench.txt too)
 # HOST and PORT choose where `make serve` listens, e.g. `HOST=0.0.0.0 PORT=8080 make serve`.
-# Each of serve, test, dist and bench first renders icons/*.png from icons/icon.svg and writes
-# sw.js (the service worker with its precache list); both are build output, not committed.
+# Each of serve, test, dist and bench first renders icons/*.png from icons/icon.svg, packs the
+# page's Python modules into py.zip and writes sw.js (the service worker with its precache
+# list); all three are build output, not committed.
 # Every install step leaves a stamp file inside the tree it fills (.venv, node_modules, vendor),
 # so a second run does nothing, and deleting that tree forgets the stamp with it.
 
@@ -26,7 +27,7 @@ BENCH_STAMP := $(VENV)/.requirements-bench.stamp
 NPM_STAMP := node_modules/.npm-ci.stamp
 VENDOR_STAMP := vendor/.vendored.stamp
 
-.PHONY: serve test dist bench pyscript-toml chromium debian-programs icons sw
+.PHONY: serve test dist bench pyscript-toml chromium debian-programs icons pybundle sw
 
 serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 	$(VPY) -m server
@@ -37,13 +38,13 @@ serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 PYTEST_ARGS ?= -n 2 --dist loadgroup --durations=15
 
 # pyscript.toml is deliberately not regenerated here: tests/test_pyscript_toml.py checks that the
-# committed file matches py/, and regenerating first would hide exactly that drift.
+# committed file is what the generator writes, and regenerating first would hide that drift.
 test: $(TEST_STAMP) $(VENDOR_STAMP) debian-programs icons sw
 	$(VPY) -m ruff check .
 	$(VPY) -m mypy
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
-# build_dist.py writes dist/sw.js itself, from the files it copied.
+# build_dist.py builds py.zip itself, and writes dist/sw.js from the files it copied.
 dist: $(VENDOR_STAMP) pyscript-toml icons
 	$(PYTHON) tools/build_dist.py
 
@@ -80,17 +81,21 @@ $(VENDOR_STAMP): $(NPM_STAMP) $(REQ_STAMP) tools/vendor.py tools/make_snapshot.m
 	$(VPY) tools/vendor.py
 	touch $@
 
-# Cheap, and writes only when py/ changed, so it runs every time.
+# Cheap, and writes only when its text changed, so it runs every time.
 pyscript-toml:
 	$(PYTHON) tools/gen_pyscript_toml.py
 
-# Both are cheap and write only what changed, so they run every time. sw.js hashes the
-# icons, the vendored runtime and pyscript.toml as they are (test does not regenerate the
-# latter, see above), so it comes after them in each target's list.
+# All three write only what changed, so they run every time. sw.js hashes the icons, the
+# vendored runtime, py.zip and pyscript.toml as they are (test does not regenerate the
+# latter, see above), so it comes after them in each target's list. py.zip compiles its
+# bytecode with the vendored Pyodide in node (a few seconds), but only when a module changed.
 icons: $(REQ_STAMP)
 	$(VPY) tools/build_icons.py
 
-sw: $(VENDOR_STAMP) icons
+pybundle: $(VENDOR_STAMP)
+	$(PYTHON) tools/build_pybundle.py
+
+sw: $(VENDOR_STAMP) icons pybundle
 	$(PYTHON) tools/build_sw.py
 
 # Debian programs the tests drive, installed with apt-get (as root) when missing: chromium for

@@ -41,7 +41,7 @@ from playwright.sync_api import (  # noqa: E402
 )
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
-from tools import build_sw  # noqa: E402
+from tools import build_pybundle, build_sw  # noqa: E402
 
 PAGES = {"bare": "bench/bare/index.html", "app": "index.html"}
 # The service worker each page gets (tools/build_sw.py targets); the bare page is registered
@@ -88,7 +88,32 @@ def _ready_ms(page: Page, timeout_ms: float) -> float:
     return float(page.evaluate("window.__bootReadyAt ?? performance.now()"))
 
 
-def cold_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list[float]:
+# The app's own share of a boot, from the performance marks py/main.py sets: Python's imports
+# (start to imported) and the controller's boot (imported to booted, which draws the page).
+# Also, from Resource Timing, the fetches of the Python modules PyScript writes before main.py
+# runs ([files] in pyscript.toml: the .py files, or the one archive): how many, and from the
+# first one's start to the last one's end ("files"); and when main.py began ("python_start",
+# ms since navigation start), which is after PyScript wrote them all and ran its bootstrap.
+_MARKS_JS = """
+() => {
+  const at = name => (performance.getEntriesByName(name)[0] || {}).startTime;
+  const start = at('ludo:python-start'), imported = at('ludo:imported'), booted = at('ludo:booted');
+  if (start === undefined || booted === undefined) return null;
+  const modules = performance.getEntriesByType('resource').filter(e =>
+    /\\/(py|vendor\\/segno)\\/.+\\.py$|\\.zip$/.test(e.name)
+    && !/main\\.py$|python_stdlib/.test(e.name));
+  const first = Math.min(...modules.map(e => e.startTime));
+  const last = Math.max(...modules.map(e => e.responseEnd));
+  return {imports: imported - start, boot: booted - imported, python_start: start,
+          files: modules.length ? last - first : 0, file_requests: modules.length,
+          after_files: modules.length ? start - last : 0};
+}
+"""
+
+
+
+def cold_boots(browser: Browser, url: str, runs: int, timeout_ms: float,
+               marks: list[dict[str, float]] | None = None) -> list[float]:
     times = []
     for _ in range(runs):
         context = browser.new_context(service_workers="block")
@@ -97,21 +122,13 @@ def cold_boots(browser: Browser, url: str, runs: int, timeout_ms: float) -> list
             page = context.new_page()
             page.goto(url, wait_until="commit")
             times.append(_ready_ms(page, timeout_ms))
+            found = page.evaluate(_MARKS_JS)
+            if marks is not None and found:
+                marks.append(found)
         finally:
             context.close()
     return times
 
-
-# The app's own share of a boot, from the performance marks py/main.py sets: Python's imports
-# (start to imported) and the controller's boot (imported to booted, which draws the page).
-_MARKS_JS = """
-() => {
-  const at = name => (performance.getEntriesByName(name)[0] || {}).startTime;
-  const start = at('ludo:python-start'), imported = at('ludo:imported'), booted = at('ludo:booted');
-  return start === undefined || booted === undefined ? null
-    : {imports: imported - start, boot: booted - imported};
-}
-"""
 
 
 def warm_boots(browser: Browser, url: str, runs: int, timeout_ms: float,
@@ -350,13 +367,17 @@ def bench_page(browser: Browser, url: str, runs: int, timeout_ms: float) -> dict
     try:
         # One untimed visit first, so the server's gzip cache is warm for every timed run.
         cold_boots(browser, url, 1, timeout_ms)
-        cold = cold_boots(browser, url, runs, timeout_ms)
+        cold_marks: list[dict[str, float]] = []
+        cold = cold_boots(browser, url, runs, timeout_ms, cold_marks)
         marks: list[dict[str, float]] = []
         warm = warm_boots(browser, url, runs, timeout_ms, marks)
     except NotReady as error:
         return {"status": "not ready", "error": str(error)}
+    keys = ("imports", "boot", "python_start", "files", "file_requests", "after_files")
     own = {f"{k}_ms": round(statistics.median(m[k] for m in marks), 1)
-           for k in ("imports", "boot")} if marks else {}
+           for k in keys} if marks else {}
+    own |= {f"cold_{k}_ms": round(statistics.median(m[k] for m in cold_marks), 1)
+            for k in keys} if cold_marks else {}
     return {
         "status": "ok",
         "cold_ms": statistics.median(cold),
@@ -427,6 +448,15 @@ def report(results: dict[str, object]) -> str:
             own = (f"   (warm: Python imports {entry['imports_ms']:.0f} ms, app boot "
                    f"{entry['boot_ms']:.0f} ms)") if "boot_ms" in entry else ""
             lines.append(f"{name:<6} {entry['cold_ms']:>8.0f} {entry['warm_ms']:>8.0f}{own}")
+            if "cold_files_ms" in entry:
+                lines.append(
+                    f"       modules fetched in {entry['file_requests_ms']:.0f} request(s): "
+                    f"cold {entry['cold_files_ms']:.0f} ms / warm {entry['files_ms']:.0f} ms "
+                    f"first to last; main.py starts at cold {entry['cold_python_start_ms']:.0f}"
+                    f" / warm {entry['python_start_ms']:.0f} ms (cold "
+                    f"{entry['cold_after_files_ms']:.0f} ms after the last module arrived);"
+                    f" imports cold "
+                    f"{entry['cold_imports_ms']:.0f} / warm {entry['imports_ms']:.0f} ms")
         else:
             detail = f" ({entry['error']})" if "error" in entry else ""
             lines.append(f"{name:<6} {entry['status']}{detail}")
@@ -484,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    if not args.url and build_pybundle.mapped(ROOT):
+        build_pybundle.write(ROOT)  # py/ as it is now (make bench does the same)
     if not args.no_sw:
         # Both workers must describe the files as they are now (make bench does the same).
         for target in SW_TARGETS.values():

@@ -34,6 +34,7 @@ def site(tmp_path: Path) -> Path:
     (root / "vendor" / "pyodide" / "pyodide.asm.wasm").write_bytes(WASM)
     (root / "vendor" / "pyodide" / "pyodide.mjs").write_bytes(BIG_JS)
     (root / "vendor" / "pyodide" / "python_stdlib.zip").write_bytes(b"PK" + b"z" * 5000)
+    (root / "py.zip").write_bytes(b"PK" + b"m" * 5000)  # tools/build_pybundle.py's archive
     (root / "vendor" / "pyscript" / "core.js").write_bytes(BIG_JS)
     (root / "index.html").write_text("<!doctype html><title>Ludo</title>")
     (root / "pyscript.toml").write_text('interpreter = "./vendor/pyodide/pyodide.mjs"\n')
@@ -85,6 +86,7 @@ async def raw_status(client: TestClient, target: str) -> int:
         ("manifest.webmanifest", "application/manifest+json"),
         ("pyscript.toml", "application/toml"),
         ("vendor/pyodide/python_stdlib.zip", "application/zip"),
+        ("py.zip", "application/zip"),
     ],
 )
 def test_content_types(site: Path, path: str, content_type: str) -> None:

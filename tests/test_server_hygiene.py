@@ -73,6 +73,7 @@ SITE = (
     "sw.js",
     "manifest.webmanifest",
     "pyscript.toml",
+    "py.zip",
     "css/app.css",
     "icons/icon.svg",
     "py/main.py",

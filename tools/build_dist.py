@@ -2,7 +2,8 @@
 
     python tools/build_dist.py [--out dist]
 
-Copies the site's files as tools/site_files.py defines them (the same list the local server
+Builds py.zip (tools/build_pybundle.py) in `root` if the page loads it and it is not current,
+then copies the site's files as tools/site_files.py defines them (the same list the local server
 serves): whichever of its entries exist, less hidden files, Python caches and temporary files.
 Symbolic links are copied as the files they lead to, and only when they lead to another part of
 the site. Check the result with `.venv/bin/python -m server --root dist`.
@@ -16,8 +17,9 @@ import sys
 from pathlib import Path
 
 try:
-    from tools import build_sw, site_files
+    from tools import build_pybundle, build_sw, site_files
 except ImportError:  # run as a script: tools/ itself is first on sys.path
+    import build_pybundle
     import build_sw
     import site_files
 
@@ -28,6 +30,12 @@ def build(root: Path, out: Path) -> list[str]:
     """Recreate `out` from `root`; returns the entries copied."""
     if not (root / "vendor" / "pyodide" / "pyodide.mjs").is_file():
         raise SystemExit("dist: vendor/ is missing; run `make dist` (it vendors the runtime)")
+    # py.zip, the page's modules, is build output: made (or found current) before the copy.
+    try:
+        if build_pybundle.mapped(root):
+            build_pybundle.write(root)
+    except build_pybundle.BundleError as error:
+        raise SystemExit(f"dist: {error}") from None
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)

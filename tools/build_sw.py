@@ -17,7 +17,8 @@ Nothing here is a hand-kept list: the precache is derived from the page.
   optional plugin loads on demand (the terminal's xterm, the editor's own TOML parser).
 - The PyScript config (pyscript.toml): its [files], and the interpreter's directory whole
   (pyodide.mjs loads its four siblings: the wasm, its loader, the stdlib zip and the lock).
-- For the app, every module under py/ as well (pyscript.toml should list them all anyway).
+  For the app that is py.zip, the archive of every module it imports (tools/build_pybundle.py,
+  built first): its hash, like any file's, is part of the cache version.
 
 Each file gets a SHA-256 prefix; the cache name is the target's name plus a hash of the
 template and the whole list, so any change to any file yields a new service worker and cache.
@@ -56,9 +57,12 @@ class Target:
 
 
 TARGETS = {
-    "app": Target("index.html", "sw.js", "courtyard-ludo", ("py/**/*.py",)),
+    "app": Target("index.html", "sw.js", "courtyard-ludo"),
     "bare": Target("bench/bare/index.html", "bench/bare/sw.js", "bare-pyscript"),
 }
+
+# Files of the page that a build step writes (not committed), and that step.
+BUILT_BY = {"py.zip": "tools/build_pybundle.py", "vendor/pyodide/boot.mjs": "tools/vendor.py"}
 
 STATIC_IMPORT = re.compile(r"""\b(?:from|import)\s*["'](\.{1,2}/[^"'\s]+)["']""")
 DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"'\s]+)["']\s*\)""")
@@ -118,7 +122,8 @@ class Collector:
     def add(self, rel: str, why: str) -> Path:
         path = self.root / rel
         if not path.is_file():
-            raise BuildError(f"{rel} ({why}) is not a file under {self.root}")
+            hint = f": build it with python {BUILT_BY[rel]}" if rel in BUILT_BY else ""
+            raise BuildError(f"{rel} ({why}) is not a file under {self.root}{hint}")
         self.files.setdefault(rel, why)
         return path
 

@@ -43,6 +43,7 @@ ENTRIES = (
     "sw.js",
     "favicon.ico",
     "pyscript.toml",
+    "py.zip",  # the page's modules in one archive (tools/build_pybundle.py), build output
     "css",
     "icons",
     "py",

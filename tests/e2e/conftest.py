@@ -2,6 +2,9 @@
 
 Fixtures:
 - `server_url`: base URL ("http://127.0.0.1:PORT/") of `python -m server` serving the repo root.
+  It first rebuilds what is built from py/ (py.zip, tools/build_pybundle.py) and sw.js, if a
+  module changed since: a test never runs an old copy of the code, nor a worker that cannot
+  install because its precache list no longer matches.
 - `browser`: a Playwright (sync API) Chromium: $LUDO_CHROMIUM / $CHROMIUM_PATH / `chromium` on
   PATH, else Playwright's own bundled build; if none starts, every browser test fails with one
   line saying how to install one.
@@ -25,6 +28,8 @@ browser download cannot work here.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -43,7 +48,7 @@ from playwright.sync_api import (
 from playwright.sync_api import Error as PlaywrightError
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server
-from tools import build_dist
+from tools import build_dist, build_pybundle, build_sw
 
 ROOT = Path(__file__).resolve().parents[2]
 # Local URL schemes that never leave the page, so they are not cross-origin requests.
@@ -57,8 +62,23 @@ def server_url() -> Iterator[str]:
     if not (ROOT / "vendor" / "pyodide" / "boot.mjs").is_file():
         pytest.fail("vendor/ is missing or stale: run `make test` (it runs npm ci and"
                     " tools/vendor.py)")
+    rebuild_from_py()
     with running_server(ROOT) as url:
         yield url
+
+
+def rebuild_from_py() -> None:
+    """Bring py.zip and sw.js up to date with py/ (each is rewritten only if it changed). One
+    process at a time: pytest-xdist's workers each run this at the start."""
+    key = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"ludo-build-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            build_pybundle.write(ROOT)
+            build_sw.write(ROOT)
+        except (build_pybundle.BundleError, build_sw.BuildError) as error:
+            pytest.fail(f"{error}: run `make test` (or tools/build_pybundle.py, then"
+                        " tools/build_sw.py)", pytrace=False)
 
 
 class Chromium:

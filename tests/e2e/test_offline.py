@@ -5,7 +5,7 @@
   through the UI; a second tab opens offline with a query string. Every same-origin response
   while offline comes from the service worker. A Gilgiti game, too, starts and ends offline.
 - Update: a changed build, served by a second server on a temporary copy of the site. Caught
-  half-way through its deployment (new sw.js, old module) it fails to install and changes
+  half-way through its deployment (new sw.js, old py.zip) it fails to install and changes
   nothing; complete, it installs in the background while a game goes on, the banner appears,
   nothing reloads until the player accepts, and then the page lands back in the same game on
   the new version, booted from the new version's Pyodide snapshot.
@@ -35,7 +35,7 @@ from ludo import (
     parse_position,
     play,
 )
-from tools import build_sw
+from tools import build_pybundle, build_sw
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT_MS = 60_000
@@ -47,10 +47,12 @@ APP = build_sw.TARGETS["app"]
 
 @pytest.fixture(scope="module", autouse=True)
 def current_sw() -> None:
-    """sw.js must describe the files being served: rebuild it if py/ changed since `make`."""
+    """sw.js must describe the files being served: rebuild it (and py.zip, the modules it
+    lists) if py/ changed since `make`."""
     try:
+        build_pybundle.write(ROOT)
         build_sw.write(ROOT, APP)
-    except build_sw.BuildError as error:
+    except (build_pybundle.BundleError, build_sw.BuildError) as error:
         pytest.fail(f"{error}: run `make test` (it renders icons/ and vendors the runtime)")
 
 
@@ -179,7 +181,10 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     assert second.is_visible("#screen-home") and second.is_visible("#net-status")
 
     served = [r for r in offline if same_origin(r.url, server_url)]
-    assert len(served) > 40
+    # the page, PyScript's chunks, the runtime and the app's modules (py.zip), all from cache
+    assert len(served) > 20
+    assert {server_url + "py.zip", server_url + "vendor/pyodide/pyodide.asm.wasm"} <= {
+        r.url for r in served}
     assert [r.url for r in served if not r.from_service_worker] == []
     assert page.console_errors == [] and page.failed_requests == []
     second.close()
@@ -215,7 +220,10 @@ def test_a_gilgiti_game_starts_and_ends_offline(page: Page, server_url: str) -> 
     record = json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["record"]
     assert record["rules"] == "gilgiti" and len(record["actions"]) > 20
     served = [r for r in offline if same_origin(r.url, server_url)]
-    assert len(served) > 40
+    # the page, PyScript's chunks, the runtime and the app's modules (py.zip), all from cache
+    assert len(served) > 20
+    assert {server_url + "py.zip", server_url + "vendor/pyodide/pyodide.asm.wasm"} <= {
+        r.url for r in served}
     assert [r.url for r in served if not r.from_service_worker] == []
     assert page.console_errors == [] and page.failed_requests == []
 
@@ -321,14 +329,18 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         # new integrity hash in boot.mjs: this update brings one too.
         snapshot_changed = new_snapshot_bytes(root)
 
-        # A deployment caught half-way: the new sw.js is out, the changed module is not yet.
-        # The new worker's install fails its hash check and leaves nothing behind.
+        # A deployment caught half-way: the new sw.js is out, the archive with the changed
+        # module is not yet. The new worker's install fails its hash check and leaves nothing
+        # behind.
+        archive = root / "py.zip"
+        old_archive = archive.read_bytes()
         changed = root / "py" / "app" / "panel.py"
-        original = changed.read_text(encoding="utf-8")
-        changed.write_text(original + "# update test\n", "utf-8")
+        changed.write_text(changed.read_text(encoding="utf-8") + "# update test\n", "utf-8")
+        assert build_pybundle.write(root)
+        new_archive = archive.read_bytes()
         assert build_sw.write(root, APP)
         new_version = build_sw.build_info(root, APP, build_sw.TEMPLATE.read_text())["version"]
-        changed.write_text(original, "utf-8")
+        archive.write_bytes(old_archive)
         assert page.evaluate(UPDATE_NOW_JS) == "redundant"
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == old_version
@@ -336,7 +348,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
 
         # The deployment completes. The page checks for updates (here: on coming back
         # online) and the new worker installs in the background.
-        changed.write_text(original + "# update test\n", "utf-8")
+        archive.write_bytes(new_archive)
         context.set_offline(True)
         context.set_offline(False)
         page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_TIMEOUT_MS)
@@ -352,7 +364,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
             f"{APP.name}-{new_version}",
         )
         assert sorted(installed["fetched"]) == sorted(
-            [url + "py/app/panel.py", *(url + rel for rel in snapshot_changed)])
+            [url + "py.zip", *(url + rel for rel in snapshot_changed)])
         before = page.evaluate("window.ludo.position()")
 
         warnings.clear()
@@ -367,8 +379,11 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == new_version
         assert page.evaluate("caches.keys()") == [f"{APP.name}-{new_version}"]
-        source = page.evaluate("fetch('./py/app/panel.py').then(r => r.text())")
-        assert source.endswith("# update test\n")
+        served = page.evaluate(  # the SHA-256 of what the page gets now: the new modules
+            "fetch('./py.zip').then(r => r.arrayBuffer()).then(b => crypto.subtle.digest("
+            "'SHA-256', b)).then(d => Array.from(new Uint8Array(d),"
+            " x => x.toString(16).padStart(2, '0')).join(''))")
+        assert served == hashlib.sha256(new_archive).hexdigest()
         assert errors == []
     finally:
         context.close()
@@ -398,6 +413,7 @@ def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
         new_snapshot_bytes(root)
         changed = root / "py" / "app" / "panel.py"
         changed.write_text(changed.read_text(encoding="utf-8") + "# update test\n", "utf-8")
+        assert build_pybundle.write(root)
         assert build_sw.write(root, APP)
         assert page.evaluate(UPDATE_NOW_JS) == "redundant"
         page.wait_for_selector("#update-banner:not([hidden])", timeout=10_000)

@@ -1,0 +1,216 @@
+"""Write py.zip: every module the page imports (but py/main.py), in one archive.
+
+    python tools/build_pybundle.py                 # (re)write py.zip if its content changed
+    python tools/build_pybundle.py --check         # exit 1 if py.zip is missing or out of date
+    python tools/build_pybundle.py --sources-only  # no bytecode (also what happens without node)
+
+pyscript.toml maps it as `"./py.zip" = "./*"`, so PyScript fetches it once and Pyodide unpacks
+it into Python's working directory before py/main.py runs: one request instead of one per module
+(66 of them). Its members are exactly tools/gen_pyscript_toml.py's `module_files()` (py/'s
+modules and the vendored segno), each at its import path ("ludo/engine.py").
+
+Beside each source goes its bytecode, compiled by the vendored Pyodide's own CPython in Node
+(tools/compile_pyc.mjs), so the page skips compiling ~1 MB of source at every start. The .pyc
+files are "unchecked hash" ones (PEP 552): used without looking at the source or its mtime. The
+sources stay, for tracebacks. Without node (or without vendor/pyodide) the archive holds sources
+only: slower to import, the same program.
+
+Build output like sw.js: not committed. Make's serve, test, dist and bench targets and
+tools/build_dist.py build it; tests/e2e/conftest.py rebuilds it too, so a browser test never runs
+an old copy of py/. It is rewritten only when a member's source changed (its bytecode is then
+compiled again), and byte for byte the same otherwise, so the service worker's cache version
+(tools/build_sw.py hashes it like any precached file) changes exactly when the code does.
+
+Standard library only (`make dist` runs it with the system Python).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+try:
+    from tools import gen_pyscript_toml
+except ImportError:  # run as a script: tools/ itself is first on sys.path
+    import gen_pyscript_toml
+
+ROOT = Path(__file__).resolve().parent.parent
+ARCHIVE = gen_pyscript_toml.ARCHIVE
+COMPILER = Path(__file__).resolve().parent / "compile_pyc.mjs"
+# Every member gets the same date and mode, so equal contents give equal bytes.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+ZIP_MODE = 0o644 << 16
+
+
+class BundleError(Exception):
+    """A module the page needs is missing, or the bytecode could not be compiled."""
+
+
+def mapped(root: Path) -> bool:
+    """Whether the site under `root` loads the archive (its pyscript.toml maps it)."""
+    try:
+        config = tomllib.loads((root / "pyscript.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return f"./{ARCHIVE}" in config.get("files", {})
+
+
+def sources(root: Path) -> dict[str, bytes]:
+    """The archive's sources: import path ("ludo/engine.py") -> the file's bytes."""
+    found = {}
+    for rel, path in gen_pyscript_toml.module_files(root).items():
+        if not path.is_file():
+            raise BundleError(f"{path} is missing (run tools/vendor.py for vendor/)")
+        found[rel] = path.read_bytes()
+    return found
+
+
+def archived_sources(archive: Path) -> dict[str, bytes] | None:
+    """The .py members of an existing archive, or None if there is none that can be read."""
+    try:
+        with zipfile.ZipFile(archive) as existing:
+            return {name: existing.read(name) for name in existing.namelist()
+                    if name.endswith(".py")}
+    except (OSError, zipfile.BadZipFile):
+        return None
+
+
+def archived_bytecode(archive: Path) -> set[str]:
+    """The names of the .pyc members of an existing archive (none if it cannot be read)."""
+    try:
+        with zipfile.ZipFile(archive) as existing:
+            return {name for name in existing.namelist() if name.endswith(".pyc")}
+    except (OSError, zipfile.BadZipFile):
+        return set()
+
+
+def cache_tag(root: Path) -> str | None:
+    """The bytecode tag of the vendored Pyodide's Python ("cpython-314"), or None when there is
+    nothing to compile with (no node, no vendored runtime)."""
+    lock = root / "vendor" / "pyodide" / "pyodide-lock.json"
+    if shutil.which("node") is None or not (lock.parent / "pyodide.mjs").is_file():
+        return None
+    try:
+        version = json.loads(lock.read_text(encoding="utf-8"))["info"]["python"]
+        major, minor = version.split(".")[:2]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return f"cpython-{major}{minor}"
+
+
+def bytecode_names(files: Iterable[str], tag: str | None) -> set[str]:
+    """Where the bytecode of `files` goes in the archive ("ludo/__pycache__/engine.<tag>.pyc")."""
+    if tag is None:
+        return set()
+    names = set()
+    for rel in files:
+        folder, _, name = rel.rpartition("/")
+        names.add(f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/"))
+    return names
+
+
+def compile_bytecode(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
+    """{"ludo/__pycache__/engine.cpython-314.pyc": bytes, ...} from the vendored Pyodide's
+    CPython (node must be there: see cache_tag)."""
+    node = shutil.which("node") or "node"
+    pyodide = root / "vendor" / "pyodide"
+    with tempfile.TemporaryDirectory(prefix="pybundle-") as tmp:
+        folder = Path(tmp)
+        for rel, data in files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_bytes(data)
+        result = subprocess.run([node, str(COMPILER), str(pyodide), str(folder)],
+                                capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise BundleError(f"compile_pyc.mjs failed:\n{result.stderr.strip()}")
+        return {path.relative_to(folder).as_posix(): path.read_bytes()
+                for path in sorted(folder.rglob("*.pyc"))}
+
+
+def pack(members: dict[str, bytes]) -> bytes:
+    """A zip of `members`, deflated, in name order, with fixed dates and modes."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(members):
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.external_attr = ZIP_MODE
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, members[name], compresslevel=9)
+    return buffer.getvalue()
+
+
+def is_current(root: Path, bytecode: bool = True) -> bool:
+    """Whether py.zip holds exactly today's sources, and the bytecode of today's runtime for
+    each of them (if asked for, and node can make it): a Pyodide of another Python version
+    brings another bytecode, so vendoring one rebuilds the archive too."""
+    files = sources(root)
+    archive = root / ARCHIVE
+    wanted = bytecode_names(files, cache_tag(root) if bytecode else None)
+    return archived_sources(archive) == files and archived_bytecode(archive) == wanted
+
+
+def write(root: Path = ROOT, bytecode: bool = True) -> bool:
+    """Write py.zip under `root` unless it is current; returns whether it did. Safe to run from
+    several processes at once (the tests' workers): each writes its own temporary file and
+    renames it into place, and they all write the same bytes."""
+    if is_current(root, bytecode):
+        return False
+    files = sources(root)
+    archive = root / ARCHIVE
+    members = dict(files)
+    if bytecode and cache_tag(root) is not None:
+        compiled = compile_bytecode(root, files)
+        if set(compiled) != bytecode_names(files, cache_tag(root)):
+            raise BundleError("compile_pyc.mjs did not write the bytecode expected for "
+                              f"{cache_tag(root)}: is vendor/pyodide current?")
+        members |= compiled
+    fd, tmp = tempfile.mkstemp(prefix=f".{ARCHIVE}.", suffix=".tmp", dir=root)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(pack(members))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, archive)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Pack the page's Python modules into py.zip.")
+    parser.add_argument("--root", type=Path, default=ROOT, help="site root (default: the repo)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if py.zip is out of date")
+    parser.add_argument("--sources-only", action="store_true", help="leave the bytecode out")
+    args = parser.parse_args(argv)
+    root, bytecode = args.root.resolve(), not args.sources_only
+    try:
+        if args.check:
+            if not is_current(root, bytecode):
+                print(f"{root / ARCHIVE} is out of date: run python tools/build_pybundle.py")
+                return 1
+            return 0
+        if write(root, bytecode):
+            with zipfile.ZipFile(root / ARCHIVE) as archive:
+                names = archive.namelist()
+            compiled = sum(name.endswith(".pyc") for name in names)
+            size = (root / ARCHIVE).stat().st_size
+            print(f"wrote {root / ARCHIVE} ({len(names) - compiled} modules, {compiled} compiled,"
+                  f" {size / 1e3:.0f} kB)")
+    except BundleError as error:
+        print(f"build_pybundle: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
