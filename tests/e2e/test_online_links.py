@@ -77,3 +77,39 @@ def test_a_player_who_opened_another_rooms_link_comes_back_to_its_match_by_the_l
     same_position([host, guest])
     assert facts(guest)["problem"] is None
     assert host.errors == [] and guest.errors == []
+
+
+def test_a_hosts_play_here_reopens_its_own_room_after_another_tab_opened_another(
+        browser: Browser, server_url: str) -> None:
+    """The host opens a friend's room link in a new tab: that tab takes the table, and the
+    host's tab steps aside ("Play here"). Play here brings back the host's own room, with its
+    match and its guest: it opened the friend's room instead, as the room the device opened
+    last, and so did a reload (the host's own room then only came back by its link)."""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"},
+                             params=PARAMS + "&turn_seconds=120")
+    guest = join(browser, link, "Gus", "green")
+    start(host, [guest])
+    play_to_end(host, [host, guest], limit_s=60, version=3)
+    room = facts(host)["room"]
+    other = host.context.new_page()
+    other.errors = []
+    other.on("pageerror", lambda e: other.errors.append(str(e)))
+    other.goto(server_url + PARAMS + OTHER_LINK)
+    other.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+    host.wait_for_selector("#tab-banner:not([hidden])")
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_function("JSON.parse(window.ludo.online()).room !== null")
+    seen = facts(host)
+    assert (seen["room"], seen["role"], seen["seat"]) == (room, "host", "red"), seen
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    host.reload()
+    host.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    assert facts(host)["room"] == room
+    moved = facts(host)["version"]
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 3)
+    same_position([host, guest])
+    assert host.errors == [] and guest.errors == [] and other.errors == []

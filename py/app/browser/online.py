@@ -441,6 +441,10 @@ class OnlineController(Controller):
         self.table = None
         self.persist.claim()
         session = _load(SESSION_KEY)
+        if storage.get(_room_key(online.role, online.id)) is not None:
+            # its own room, still saved: the other tab may have opened another room (a
+            # friend's link), which the session names now; "Play here" opened that one
+            session = {"room": online.id, "role": online.role}
         if isinstance(session, dict):
             self.resume(session)
         if self.online is None:  # the room has closed meanwhile: this device's own game
