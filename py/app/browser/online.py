@@ -336,9 +336,20 @@ class Online:
         else:
             self.transport.stop()
         storage.remove(SESSION_KEY)
-        if self.role == "guest" or self.room.table is None or self.room.table.over:
+        if not self.holds_match():
             storage.remove(_room_key(self.role, self.id))
             storage.remove(_key_key(self.role, self.id))
+
+    def holds_match(self) -> bool:
+        """Whether this device plays in the room's match still under way: the host, or a
+        guest with a seat. Its saved room (the host's key and record, the guest's seat secret
+        and chain) is then kept when the page lets go of the room, so that the room's link
+        brings it back to its match: a host or guest that opened another room's link in its
+        tab (or started a game of its own) once lost the match for good (the host came back
+        as a guest of its own room, waiting for itself; the guest as a spectator, its seat
+        timed out)."""
+        t = self.room.table
+        return t is not None and not t.over and (self.role == "host" or self.room.seat is not None)
 
     # -- what the page shows -------------------------------------------------------------
 
@@ -430,6 +441,10 @@ class OnlineController(Controller):
         self.table = None
         self.persist.claim()
         session = _load(SESSION_KEY)
+        if storage.get(_room_key(online.role, online.id)) is not None:
+            # its own room, still saved: the other tab may have opened another room (a
+            # friend's link), which the session names now; "Play here" opened that one
+            session = {"room": online.id, "role": online.role}
         if isinstance(session, dict):
             self.resume(session)
         if self.online is None:  # the room has closed meanwhile: this device's own game
@@ -451,11 +466,14 @@ class OnlineController(Controller):
         on(window, "offline", lambda e: self.draw_room())
         el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
         session = _load(SESSION_KEY)
+        # read before booting: the link's room, opened at its table, changes the address to
+        # #table, and the session (the room this device opened last) then replaced it
+        linked = str(window.location.hash).startswith("#room=")
         super().boot()
         hooks = window.ludo
         hooks.online = keep(lambda *_: json.dumps(self.online_facts()))
         hooks.sendRaw = keep(lambda text: self.send_raw(str(text)))
-        if isinstance(session, dict) and not str(window.location.hash).startswith("#room="):
+        if isinstance(session, dict) and not linked:
             self.resume(session)
 
     # -- opening rooms ---------------------------------------------------------------------
@@ -696,8 +714,13 @@ class OnlineController(Controller):
                 return
             if self.online is None or self.online.id != room:
                 session = _load(SESSION_KEY)
-                role = str(session.get("role")) if isinstance(session, dict) and \
-                    session.get("room") == room else "guest"
+                if isinstance(session, dict) and session.get("room") == room:
+                    role = str(session.get("role"))
+                else:
+                    # the session names the room this device opened last; a room it hosts
+                    # and left for another one is still its own (Online.holds_match)
+                    role = "host" if storage.get(_room_key("host", room)) is not None \
+                        else "guest"
                 if role == "guest":
                     # the fingerprint of the link this device first joined by holds: a
                     # link naming another key for the same room is refused, not obeyed

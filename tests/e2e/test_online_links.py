@@ -1,0 +1,115 @@
+"""A clumsy player with room links: another room's link opened in the tab that plays a match.
+
+Opening a link (pasted in the address bar, clicked in a chat that reuses the tab) makes the
+page let go of the room it has open. A device that plays in that room's match (the host, or a
+guest with a seat) must be able to come back to it by the room's link: the host as the host,
+the guest to its seat. (Hostile review 2: the host came back as a guest of its own room,
+waiting for itself, and the match was lost for everybody; the guest's saved seat was deleted,
+so it came back as a spectator and its seat was timed out.)
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page
+from test_online import (
+    PARAMS,
+    create_room,
+    facts,
+    join,
+    play_to_end,
+    pytestmark,  # noqa: F401 - the same marks: WebRTC needs a network interface; one worker
+    same_position,
+    start,
+)
+
+# A well-formed link to a room nobody hosts (a room id and a host fingerprint, 22 characters
+# each): the page opens it and waits for its host.
+OTHER_ROOM = "Zz9Vf0pX9cE7wR1sT4uY8A"
+OTHER_LINK = f"#room={OTHER_ROOM}&host=AAAAAAAAAAAAAAAAAAAAAA"
+
+
+def _open_other_room(page: Page) -> None:
+    page.evaluate("fragment => { location.hash = fragment; }", OTHER_LINK)
+    page.wait_for_function("room => JSON.parse(window.ludo.online()).room === room",
+                           arg=OTHER_ROOM)
+
+
+def _open_link(page: Page, link: str) -> None:
+    page.goto(link.replace("/#", f"/{PARAMS}#", 1))
+    page.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+
+
+def test_a_player_who_opened_another_rooms_link_comes_back_to_its_match_by_the_link(
+        browser: Browser, server_url: str) -> None:
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"},
+                             params=PARAMS + "&turn_seconds=120")
+    guest = join(browser, link, "Gus", "green")
+    start(host, [guest])
+    play_to_end(host, [host, guest], limit_s=60, version=3)
+    room = facts(host)["room"]
+    played = facts(host)["version"]
+
+    # the host's tab opens another room, then the link of its own: it is the host again,
+    # with its match, and the guest finds it
+    _open_other_room(host)
+    _open_link(host, link)
+    host.wait_for_function("JSON.parse(window.ludo.online()).room !== null")
+    seen = facts(host)
+    assert (seen["room"], seen["role"], seen["seat"]) == (room, "host", "red"), seen
+    assert seen["version"] >= played
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+
+    # the guest's tab does the same: it comes back to its seat, not as a spectator
+    _open_other_room(guest)
+    _open_link(guest, link)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).room !== null")
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    seen = facts(guest)
+    assert (seen["room"], seen["role"], seen["seat"]) == (room, "guest", "green"), seen
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+
+    # and the match goes on between them
+    moved = facts(host)["version"]
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 3)
+    same_position([host, guest])
+    assert facts(guest)["problem"] is None
+    assert host.errors == [] and guest.errors == []
+
+
+def test_a_hosts_play_here_reopens_its_own_room_after_another_tab_opened_another(
+        browser: Browser, server_url: str) -> None:
+    """The host opens a friend's room link in a new tab: that tab takes the table, and the
+    host's tab steps aside ("Play here"). Play here brings back the host's own room, with its
+    match and its guest: it opened the friend's room instead, as the room the device opened
+    last, and so did a reload (the host's own room then only came back by its link)."""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"},
+                             params=PARAMS + "&turn_seconds=120")
+    guest = join(browser, link, "Gus", "green")
+    start(host, [guest])
+    play_to_end(host, [host, guest], limit_s=60, version=3)
+    room = facts(host)["room"]
+    other = host.context.new_page()
+    other.errors = []
+    other.on("pageerror", lambda e: other.errors.append(str(e)))
+    other.goto(server_url + PARAMS + OTHER_LINK)
+    other.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+    host.wait_for_selector("#tab-banner:not([hidden])")
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_function("JSON.parse(window.ludo.online()).room !== null")
+    seen = facts(host)
+    assert (seen["room"], seen["role"], seen["seat"]) == (room, "host", "red"), seen
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    host.reload()
+    host.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    assert facts(host)["room"] == room
+    moved = facts(host)["version"]
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 3)
+    same_position([host, guest])
+    assert host.errors == [] and guest.errors == [] and other.errors == []
