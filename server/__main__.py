@@ -10,6 +10,10 @@ A HOST other than this machine's own loopback (127.0.0.1, ::1, localhost) makes 
 reachable from other machines, which is said on start-up. Anything that keeps the server from
 starting (a PORT that is no port, a port in use, a host that does not resolve) ends it with one
 line on stderr and exit status 2 (bad setting) or 1 (could not listen), never a traceback.
+
+Serving a checkout (py/ beside the page) whose py.zip does not hold today's py/ (an edit since
+the last `make serve`, or never built) says so on start-up: the page would run the modules
+packed last, or not start at all (tools/build_pybundle.py).
 """
 
 from __future__ import annotations
@@ -31,6 +35,24 @@ from server import signal as signalling
 from server.app import AddressError, bind_address, default_root, make_app, parse_port
 
 PROG = "python -m server"
+STALE_MODULES = ("py.zip does not hold today's py/ modules: the page runs the ones packed last "
+                 "(or none). Run `python3 tools/build_pybundle.py` (`make serve` does).")
+
+
+def stale_modules(root: Path) -> bool:
+    """Whether `root` is a checkout (py/ beside the page) whose py.zip is missing or does not
+    hold today's py/ sources; the bytecode is not looked at (the page runs without it)."""
+    if not (root / "py" / "ludo").is_dir():
+        return False  # e.g. dist/: what it holds is what it serves
+    from tools import build_pybundle  # (only for a checkout, which has tools/)
+
+    if not build_pybundle.mapped(root):
+        return False
+    try:
+        return build_pybundle.archived_sources(root / build_pybundle.ARCHIVE) != \
+            build_pybundle.sources(root)
+    except build_pybundle.BundleError:  # a module missing: the build would say which
+        return True
 
 
 class ListenError(Exception):
@@ -161,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     app = signalling.build_app(root, config, args.signal_only, redis=redis)
+    if not args.signal_only and stale_modules(root):
+        print(f"{PROG}: warning: {STALE_MODULES}", file=sys.stderr, flush=True)
     if args.access_log:
         logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:

@@ -183,3 +183,27 @@ def test_dist_builds_and_ships_the_archive(tmp_path: Path,
     shipped = tmp_path / "dist" / "py.zip"
     assert shipped.read_bytes() == (source / "py.zip").read_bytes()
     assert '"./py.zip"' in (tmp_path / "dist" / "sw.js").read_text(encoding="utf-8")
+
+
+def test_the_dev_server_says_when_py_zip_does_not_hold_todays_modules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `python -m server` serves py.zip as it was last built: after an edit of py/ without
+    # `make serve` the page ran the old modules without a word (pybundle review).
+    from server.__main__ import stale_modules
+
+    _site(tmp_path)
+    shutil.copy(ROOT / "pyscript.toml", tmp_path / "pyscript.toml")
+    assert stale_modules(tmp_path)  # never built
+    monkeypatch.setattr(build_pybundle.shutil, "which", lambda _name: None)  # (quicker)
+    assert build_pybundle.write(tmp_path)
+    assert not stale_modules(tmp_path)
+    module = tmp_path / "py" / "app" / "panel.py"
+    module.write_text(module.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    assert stale_modules(tmp_path)
+    assert build_pybundle.write(tmp_path)
+    assert not stale_modules(tmp_path)
+    # a served copy without py/ (dist/) is what it is: nothing to compare
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    shutil.copy(tmp_path / "pyscript.toml", dist / "pyscript.toml")
+    assert not stale_modules(dist)
