@@ -6,7 +6,7 @@
 - It is rebuilt when a module changes (check says so before), byte for byte the same otherwise,
   and the service worker's cache version follows it.
 - It is part of the site: served with its type, copied into dist/.
-The browser side (the page boots from it, runs its bytecode) is tests/e2e/test_pybundle.py.
+The browser side (the page boots from it, runs its bytecode) is tests/e2e/test_pybundle_boot.py.
 """
 
 from __future__ import annotations

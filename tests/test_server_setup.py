@@ -121,3 +121,13 @@ def test_make_test_installs_the_programs_the_tests_start() -> None:
     recipe = make_rule("debian-programs")
     assert "apt-get install -y -qq $$missing" in recipe
     assert "make test" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    # The test folders have no __init__.py, so pytest imports each test module by its bare
+    # name: a second tests/**/test_x.py stops the whole run at collection ("import file
+    # mismatch") when both are collected, as `make test` does, though each passes alone.
+    names: dict[str, list[str]] = {}
+    for path in sorted((REPO / "tests").rglob("test_*.py")):
+        names.setdefault(path.name, []).append(str(path.relative_to(REPO)))
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
