@@ -224,6 +224,34 @@ def saved_room_refusal(data: Any, key: str) -> str | None:
     return None
 
 
+KEEP_SAVED_ROOMS = 8  # rooms a device keeps saved, the most recently saved ones
+
+
+def saved_rooms_to_keep(order: Any, current: str, present: list[str],
+                        keep: int = KEEP_SAVED_ROOMS) -> tuple[list[str], list[str]]:
+    """Which saved rooms a device keeps when it saves ``current``, and which it forgets.
+
+    A room is saved until its device leaves it, and a match that ends or is abandoned is
+    rarely left by the button: a host's saved room (its record and dice chains, 120-190 kB
+    after a whole match) stayed for good, one more per match, until the browser's storage
+    (about 5 MB an origin) was full and the games could no longer be saved. So the device
+    keeps the ``keep`` rooms saved most recently, ``current`` first.
+
+    ``order``: the stored list of rooms, most recently saved first (read as hostile input:
+    anything but a list of names is as if absent); ``present``: the rooms found in storage.
+    Names are ``"<role>/<room id>"``. Rooms present but missing from ``order`` (saved by a
+    version without the list) count as older than every listed one. Returns the new order
+    and the rooms to forget."""
+    listed = [name for name in order if isinstance(name, str)] if isinstance(order, list) \
+        else []
+    found = set(present)
+    ranked = [current]
+    for name in listed + sorted(present):
+        if name in found and name not in ranked:
+            ranked.append(name)
+    return ranked[:keep], ranked[keep:]
+
+
 def as_asked(before: Any, after: Any, played: Action, asked: list[dict[str, Any]]) -> bool:
     """Whether the host's ``played``, which took the position from ``before`` to ``after``,
     carries out one of the actions this device sent for its seat at ``before`` (``asked``),

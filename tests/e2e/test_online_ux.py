@@ -307,3 +307,34 @@ def test_a_link_to_a_room_nobody_hosts_says_what_to_do_after_a_while(
                            "'If they closed the room, ask them for a new link.')",
                            timeout=25_000)
     assert page.errors == []
+
+
+# Rooms this device saved earlier (made-up ids), oldest last, as an earlier visit left them.
+EARLIER_ROOMS = [f"Earlier{i:02d}Room0000000"[:22] for i in range(10)]
+
+
+def test_a_device_keeps_only_its_latest_saved_rooms(browser: Browser, server_url: str) -> None:
+    # Every hosted match stayed saved for good (its record and dice chains, 120-190 kB) unless
+    # the player pressed Leave, until the browser's storage was full and no game could be
+    # saved. Now saving a room keeps the 8 saved most recently and forgets the rest.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    host.evaluate("""ids => {
+        for (const id of ids) {
+            localStorage.setItem('courtyard-ludo/room/host/' + id, '{"room": "' + id + '"}');
+            localStorage.setItem('courtyard-ludo/hostkey/host/' + id, 'key of ' + id);
+        }
+        localStorage.setItem('courtyard-ludo/rooms',
+                             JSON.stringify(ids.map(id => 'host/' + id)));
+    }""", EARLIER_ROOMS)
+    own = facts(host)["room"]
+    join(browser, link, "Yusuf", "yellow")  # the host's room changes, and it is saved
+    stored = """prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix)).sort()"""
+    host.wait_for_function(f"({stored})('courtyard-ludo/room/').length === 8",
+                           arg=None, timeout=30_000)
+    kept = [f"host/{room}" for room in [own] + EARLIER_ROOMS[:7]]
+    assert host.evaluate(stored, "courtyard-ludo/room/") == \
+        sorted(f"courtyard-ludo/room/{name}" for name in kept)
+    assert host.evaluate(stored, "courtyard-ludo/hostkey/") == \
+        sorted(f"courtyard-ludo/hostkey/{name}" for name in kept)
+    assert host.evaluate("JSON.parse(localStorage.getItem('courtyard-ludo/rooms'))") == kept
+    assert host.errors == []

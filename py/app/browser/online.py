@@ -45,8 +45,29 @@ SESSION_KEY = "courtyard-ludo/online"
 OFFLINE = "Online rooms need an internet connection."
 
 
+ROOM_PREFIX = "courtyard-ludo/room/"
+SAVED_ROOMS_KEY = "courtyard-ludo/rooms"  # "<role>/<id>" of the saved rooms, latest first
+
+
 def _room_key(role: str, room: str) -> str:
-    return f"courtyard-ludo/room/{role}/{room}"
+    return f"{ROOM_PREFIX}{role}/{room}"
+
+
+def _forget_old_rooms(current: str) -> None:
+    """Keep the rooms saved most recently, ``current`` first, and forget the others
+    (app.room.saved_rooms_to_keep says why); nothing to do while ``current`` heads the list."""
+    from ..room import saved_rooms_to_keep
+
+    order = _load(SAVED_ROOMS_KEY)
+    if isinstance(order, list) and order[:1] == [current]:
+        return
+    present = [key[len(ROOM_PREFIX):] for key in storage.keys(ROOM_PREFIX)]
+    kept, dropped = saved_rooms_to_keep(order, current, present)
+    for name in dropped:
+        role, _, room = name.partition("/")
+        storage.remove(_room_key(role, room))
+        storage.remove(_key_key(role, room))
+    storage.put(SAVED_ROOMS_KEY, json.dumps(kept))
 
 
 MAX_ROOM_STATE = 4_000_000  # a host's saved room: its match record and dice chains
@@ -303,6 +324,7 @@ class Online:
         storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
         storage.put(_key_key(self.role, self.id),
                     self.key.to_text() if self.key is not None else self.fingerprint)
+        _forget_old_rooms(f"{self.role}/{self.id}")
 
     def link(self) -> str:
         return room_link(self.id, self.fingerprint)

@@ -40,3 +40,17 @@ def remove(key: str) -> None:
         window.localStorage.removeItem(key)
     except Exception:  # blocked storage
         pass
+
+
+def keys(prefix: str) -> list[str]:
+    """The stored keys that start with ``prefix`` (this tab's own too, if storage fails)."""
+    found = {key for key in _memory if key.startswith(prefix)}
+    try:
+        store = window.localStorage
+        for index in range(int(store.length)):
+            key = store.key(index)
+            if not is_none(key) and str(key).startswith(prefix):
+                found.add(str(key))
+    except Exception:  # blocked storage
+        pass
+    return sorted(found)
