@@ -113,3 +113,19 @@ def test_a_hosts_play_here_reopens_its_own_room_after_another_tab_opened_another
     play_to_end(host, [host, guest], limit_s=120, version=moved + 3)
     same_position([host, guest])
     assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_host_that_opens_another_rooms_link_in_its_lobby_tells_its_guests(
+        browser: Browser, server_url: str) -> None:
+    # Only the room screen's Leave told the guests that the room was closed; a host whose
+    # lobby went another way (another room's link, a game of its own) deleted the room in
+    # silence, and its guests waited for a host that would not come.
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    guest = join(browser, link, "Gus", "green")
+    _open_other_room(host)
+    guest.wait_for_function(
+        "document.getElementById('room-status').textContent"
+        " === 'From the host: the room is closed; ask for a new link to play.'",
+        timeout=15_000)
+    assert guest.locator("button.take:not([disabled])").count() == 0
+    assert host.errors == [] and guest.errors == []

@@ -112,6 +112,7 @@ LONG_WAIT = ("Waiting for the host: the game must be open on their device. If th
              "room, ask them for a new link.")
 # How long a host that closes its room keeps the connections for its "closed" to go out
 CLOSED_LINGER_MS = 1500
+LOBBY_CLOSED = "the room is closed; ask for a new link to play."  # (what the guests read)
 DAMAGED_LINK = ("This room link is incomplete or damaged (perhaps cut off when it was copied); "
                 "ask the host to send it again.")
 
@@ -566,8 +567,14 @@ class OnlineController(Controller):
         self.show_room()
 
     def close_room(self, linger_ms: int = 0) -> None:
-        if self.online is not None:
-            self.online.leave(linger_ms)
+        o = self.online
+        if o is not None:
+            if o.role == "host" and o.room.table is None and not o.suspended:
+                # A lobby whose host goes (Leave, another room's link, a game of its own) is
+                # gone: its guests are told, or they waited for a host that would not come.
+                o.room.close(LOBBY_CLOSED)
+                linger_ms = max(linger_ms, CLOSED_LINGER_MS)
+            o.leave(linger_ms)
             self.online = None
             self.screen.bottom_left = None
             self.auto.cancel()
@@ -988,10 +995,7 @@ class OnlineController(Controller):
     def on_room_leave(self, event: Any) -> None:
         o = self.online
         linger_ms = 0
-        if o is not None and o.role == "host" and o.room.table is None:
-            o.room.close("the room is closed; ask for a new link to play.")
-            linger_ms = CLOSED_LINGER_MS
-        elif o is not None and o.role == "guest" and o.room.connected and \
+        if o is not None and o.role == "guest" and o.room.connected and \
                 not o.room.started and o.room.seat is not None:
             # leaving before the match gives the seat back (the host frees it on a watch),
             # instead of holding it "away" until the match starts and its clock runs out
