@@ -397,14 +397,7 @@ def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
     root, url = site
     context: BrowserContext = browser.new_context()
     try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(url + "manifest.webmanifest")
-        cdp = context.new_cdp_session(page)
-        cdp.send("Storage.overrideQuotaForOrigin",
-                 {"origin": url.rstrip("/"), "quotaSize": NO_ROOM_QUOTA})
-        page.goto(url + FAST)
+        page, errors = page_with_quota(context, url, NO_ROOM_QUOTA)
         wait_ready(page)
         wait_controlled(page)
         old_version = sw_version(page)
@@ -445,14 +438,7 @@ def test_a_first_visit_without_room_says_the_game_plays_only_online(
     out offline; now the banner says so, once per version, and the game still plays."""
     context: BrowserContext = browser.new_context()
     try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server_url + "manifest.webmanifest")
-        cdp = context.new_cdp_session(page)
-        cdp.send("Storage.overrideQuotaForOrigin",
-                 {"origin": server_url.rstrip("/"), "quotaSize": FIRST_INSTALL_QUOTA})
-        page.goto(server_url + FAST)
+        page, errors = page_with_quota(context, server_url, FIRST_INSTALL_QUOTA)
         wait_ready(page)
         page.wait_for_selector("#update-banner:not([hidden])", timeout=SW_TIMEOUT_MS)
         assert page.inner_text("#update-text") == (
@@ -479,6 +465,19 @@ def test_a_first_visit_without_room_says_the_game_plays_only_online(
 
 NO_ROOM_QUOTA = 35_000_000  # bytes: the app takes 22 MB, an update about 44 MB
 FIRST_INSTALL_QUOTA = 10_000_000  # less than one copy of the app
+
+
+def page_with_quota(context: BrowserContext, url: str, quota: int) -> tuple[Page, list[str]]:
+    """A page of the site at ``url`` on a device whose storage for the origin is ``quota``
+    bytes (CDP), and the list its page errors go to; it has started opening the app."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url + "manifest.webmanifest")  # (the origin must be open to be given a quota)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": url.rstrip("/"), "quotaSize": quota})
+    page.goto(url + FAST)
+    return page, errors
 
 
 def new_snapshot_bytes(root: Path) -> list[str]:

@@ -39,13 +39,20 @@ def _open_link(page: Page, link: str) -> None:
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=90_000)
 
 
-def test_a_player_who_opened_another_rooms_link_comes_back_to_its_match_by_the_link(
-        browser: Browser, server_url: str) -> None:
+def _match_under_way(browser: Browser, server_url: str) -> tuple[Page, Page, str]:
+    """A host and a seated guest, 3 actions into their match (a slow clock: the test's steps
+    take a while), and the room's link."""
     host, link = create_room(browser, server_url, {"red": "human", "green": "online"},
                              params=PARAMS + "&turn_seconds=120")
     guest = join(browser, link, "Gus", "green")
     start(host, [guest])
     play_to_end(host, [host, guest], limit_s=60, version=3)
+    return host, guest, link
+
+
+def test_a_player_who_opened_another_rooms_link_comes_back_to_its_match_by_the_link(
+        browser: Browser, server_url: str) -> None:
+    host, guest, link = _match_under_way(browser, server_url)
     room = facts(host)["room"]
     played = facts(host)["version"]
 
@@ -85,11 +92,7 @@ def test_a_hosts_play_here_reopens_its_own_room_after_another_tab_opened_another
     host's tab steps aside ("Play here"). Play here brings back the host's own room, with its
     match and its guest: it opened the friend's room instead, as the room the device opened
     last, and so did a reload (the host's own room then only came back by its link)."""
-    host, link = create_room(browser, server_url, {"red": "human", "green": "online"},
-                             params=PARAMS + "&turn_seconds=120")
-    guest = join(browser, link, "Gus", "green")
-    start(host, [guest])
-    play_to_end(host, [host, guest], limit_s=60, version=3)
+    host, guest, link = _match_under_way(browser, server_url)
     room = facts(host)["room"]
     other = host.context.new_page()
     other.errors = []
