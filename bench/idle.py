@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere: find this checko
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from tools import build_pybundle  # noqa: E402
 
 SETTLE_S = 12.0  # longer than the longest pulse (4-5 runs of 1.2-1.6 s)
 
@@ -59,6 +60,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each window")
     parser.add_argument("--url", help="a running server (default: start one)")
     args = parser.parse_args()
+    if not args.url:
+        build_pybundle.refresh_site(ROOT)  # py/ as it is now (make bench does the same)
     with ExitStack() as stack:
         url = args.url or stack.enter_context(running_server(ROOT))
         playwright = stack.enter_context(sync_playwright())

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))  # run as a script from anywhere: find this checko
 from playwright.sync_api import CDPSession, Page, sync_playwright  # noqa: E402
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from tools import build_pybundle  # noqa: E402
 
 COLOURS = ("red", "green", "yellow", "blue")
 GAME_TIMEOUT_MS = 600_000
@@ -84,6 +85,8 @@ def main() -> None:
                         choices=("courtyard", "classic", "royal", "gilgiti"))
     parser.add_argument("--url", help="a running server (default: start one)")
     args = parser.parse_args()
+    if not args.url:
+        build_pybundle.refresh_site(ROOT)  # py/ as it is now (make bench does the same)
     with ExitStack() as stack:
         url = args.url or stack.enter_context(running_server(ROOT))
         playwright = stack.enter_context(sync_playwright())

@@ -29,6 +29,7 @@ sys.path[0] = str(ROOT)  # the repository's packages (server, py) rather than be
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from tools import build_pybundle  # noqa: E402
 
 PARAMS = "?auto_delay=0&pace_ms=0"
 
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--guests", type=int, default=1, choices=(1, 2, 3))
     args = parser.parse_args(argv)
     seats = ["red", "green", "yellow", "blue"][: args.guests + 1]
+    build_pybundle.refresh_site(ROOT)  # py/ as it is now (make bench does the same)
     with running_server(ROOT) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_executable(),
                                     args=list(CHROMIUM_ARGS))

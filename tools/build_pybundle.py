@@ -186,6 +186,18 @@ def write(root: Path = ROOT, bytecode: bool = True) -> bool:
     return True
 
 
+def refresh_site(root: Path = ROOT) -> None:
+    """py.zip, then the app's sw.js (which hashes it), as py/ is now: for what serves this
+    checkout without make (the browser tests, the benchmarks, the screenshots), which would
+    otherwise run the modules packed last. Each is rewritten only if it changed."""
+    try:
+        from tools import build_sw
+    except ImportError:  # run as a script: tools/ itself is first on sys.path
+        import build_sw  # type: ignore[no-redef]
+    write(root)
+    build_sw.write(root)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Pack the page's Python modules into py.zip.")
     parser.add_argument("--root", type=Path, default=ROOT, help="site root (default: the repo)")

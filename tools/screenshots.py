@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from app.savegame import Session, encode  # noqa: E402
 from ludo import Action, Record, distinct_moves, new_game, play  # noqa: E402
 from server.testing import CHROMIUM_ARGS, chromium_executable, running_server  # noqa: E402
+from tools import build_pybundle  # noqa: E402
 
 SIZES = ((360, 740), (390, 844), (430, 932), (844, 390), (1280, 800))
 SCHEMES = ("light", "dark")
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = SIZES if not args.sizes else tuple(
         tuple(int(n) for n in s.split("x")) for s in args.sizes.split(","))
     args.out.mkdir(parents=True, exist_ok=True)
+    build_pybundle.refresh_site(ROOT)  # the pictures show py/ as it is now
     with running_server(ROOT) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable(),
                                              args=list(CHROMIUM_ARGS))

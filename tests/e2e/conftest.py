@@ -74,8 +74,7 @@ def rebuild_from_py() -> None:
     with open(Path(tempfile.gettempdir()) / f"ludo-build-{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            build_pybundle.write(ROOT)
-            build_sw.write(ROOT)
+            build_pybundle.refresh_site(ROOT)
         except (build_pybundle.BundleError, build_sw.BuildError) as error:
             pytest.fail(f"{error}: run `make test` (or tools/build_pybundle.py, then"
                         " tools/build_sw.py)", pytrace=False)
