@@ -13,7 +13,7 @@ from typing import Any
 
 from pyscript import window
 
-from .dom import Timeout, el, js, now_ms, on
+from .dom import Timeout, el, js, on
 from .gate import DieGate
 
 HANDOVER_MS = 500  # the die is closed (and looks it) this long after the turn passes
@@ -46,17 +46,17 @@ class DieInput:
         """"ready" (a press rolls), "wait" (the handover: it looks disabled, and is) or "off"."""
         if self.roller() is None:
             return "off"
-        return "wait" if self.gate.closed(now_ms()) else "ready"
+        return "wait" if self.gate.closed(clock_ms()) else "ready"
 
     def turn_passed(self) -> None:
-        self.gate.turn_passed(now_ms())
+        self.gate.turn_passed(clock_ms())
         self.reopen()
 
     def reopen(self) -> None:
         """Redraw the die when its handover ends."""
         if self.timer is not None:
             self.timer.cancel()
-        wait = self.gate.open_at - now_ms()
+        wait = self.gate.open_at - clock_ms()
         self.timer = None if wait <= 0 else Timeout(self.opened, wait + 5)
 
     def opened(self) -> None:
@@ -76,11 +76,11 @@ class DieInput:
         die = el("die")
         # a roll must be meant for the seat the die shows, and the die must show it ready
         shown = die.classList.contains("ready") and str(die.dataset.seat) == seat
-        if self.gate.press(now_ms()) and shown:
+        if self.gate.press(pressed_at(event)) and shown:
             self.roll()
             return
         shake(die)  # the turn has only just passed, and the die looks disabled
-        if self.gate.closed(now_ms()):
+        if self.gate.closed(clock_ms()):
             self.refused = seat
             self.tell(f"Not yet: the die is passing to {self.name(seat)}.")
             self.reopen()
@@ -91,6 +91,20 @@ class DieInput:
     def on_key(event: Any) -> None:
         if event.repeat and str(event.key) in ("Enter", " "):
             event.preventDefault()  # a held key rolls once, never for the next player
+
+
+def clock_ms() -> float:
+    """The die's clock: the page's monotonic one, on which events carry their timeStamp."""
+    return float(window.performance.now())
+
+
+def pressed_at(event: Any) -> float:
+    """When ``event`` happened on clock_ms's clock: its timeStamp, not the moment Python
+    handles it. While the page is busy (drawing a move) a press waits in the queue; timed at
+    handling, a press made 100 ms after the last one could look like one after a pause, and
+    roll for the next player (a click every 100 ms did, once in a CI run)."""
+    stamp = getattr(event, "timeStamp", None)
+    return clock_ms() if stamp is None else float(stamp)
 
 
 def shake(element: Any) -> None:

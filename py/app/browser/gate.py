@@ -16,7 +16,7 @@ class DieGate:
     def __init__(self, handover: float, quiet: float) -> None:
         self.handover = handover
         self.quiet = min(quiet, handover)
-        self.open_at = 0.0  # epoch ms from which the die takes a press
+        self.open_at = 0.0  # ms (on the caller's clock) from which the die takes a press
 
     def turn_passed(self, now: float) -> None:
         """The turn went to another seat: close the die for the handover."""
