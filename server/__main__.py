@@ -41,7 +41,7 @@ STALE_MODULES = ("py.zip does not hold today's py/ modules: the page runs the on
 
 def stale_modules(root: Path) -> bool:
     """Whether `root` is a checkout (py/ beside the page) whose py.zip is missing or does not
-    hold today's py/ sources; the bytecode is not looked at (the page runs without it)."""
+    hold today's py/ sources (build_pybundle.holds_sources)."""
     if not (root / "py" / "ludo").is_dir():
         return False  # e.g. dist/: what it holds is what it serves
     from tools import build_pybundle  # (only for a checkout, which has tools/)
@@ -49,8 +49,7 @@ def stale_modules(root: Path) -> bool:
     if not build_pybundle.mapped(root):
         return False
     try:
-        return build_pybundle.archived_sources(root / build_pybundle.ARCHIVE) != \
-            build_pybundle.sources(root)
+        return not build_pybundle.holds_sources(root)
     except build_pybundle.BundleError:  # a module missing: the build would say which
         return True
 

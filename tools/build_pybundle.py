@@ -156,7 +156,13 @@ def is_current(root: Path, bytecode: bool = True) -> bool:
     files = sources(root)
     archive = root / ARCHIVE
     wanted = bytecode_names(files, cache_tag(root) if bytecode else None)
-    return archived_sources(archive) == files and archived_bytecode(archive) == wanted
+    return holds_sources(root, files) and archived_bytecode(archive) == wanted
+
+
+def holds_sources(root: Path, files: dict[str, bytes] | None = None) -> bool:
+    """Whether py.zip holds exactly today's sources (`files`, read if not given); its
+    bytecode is not looked at (the page runs without it)."""
+    return archived_sources(root / ARCHIVE) == (sources(root) if files is None else files)
 
 
 def write(root: Path = ROOT, bytecode: bool = True) -> bool:
