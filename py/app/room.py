@@ -391,6 +391,8 @@ class HostRoom:
         # then the match cannot start (a chain of the old match has had its links revealed)
         self.renewing: set[str] = set()
         self.auto_start = False  # a rematch with every seat's player: it starts by itself
+        # A guest has said hello to this room since this page opened it (see outdated_by)
+        self.reached = False
         self.opened_at = 0.0
         self.round_trips: list[float] = []  # ms from broadcast to each guest's ack
         self.on_change: Callable[[str], None] = lambda what: None  # the page redraws
@@ -555,6 +557,7 @@ class HostRoom:
                 other.secret = None
         peer.secret = secret
         peer.name = clean_name(message.body["name"])
+        self.reached = True
         peer.seat = seat
         if self.first > 0 and (not self.started or seat is None):
             # a rematch: a seat's device commits a chain for it (it may have reloaded before
@@ -936,6 +939,17 @@ class HostRoom:
     def close(self, reason: str) -> None:
         self.broadcast("closed", reason=reason)
 
+    def outdated_by(self, data: Any) -> bool:
+        """Whether this page takes ``data``, this room as another tab of this browser saved it
+        after this page had read it (the tab this one took the table from, until it stepped
+        aside), for its own: while no guest has said hello here. Until then that tab's links
+        were the room's live ones, and its guests call this page only once those links have
+        closed, after its last save: what it saved is newer than what this page read. A
+        rematch's claims that it took, and the match it began with them, were lost else:
+        this page waited for claims its guests had made, and they, holding the match's
+        start, did not make them again (docs/online.md, "Rematch")."""
+        return not self.reached
+
     # -- saving ----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -1087,6 +1101,7 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = False
+        self.reached = False  # a hello went to the host since this page opened the room
         # This connection has given us the match (a begin or a sync): rolls settled since then
         # reached us as they happened, so one settled without asking us is a drop, not absence.
         self.following = False
@@ -1163,12 +1178,29 @@ class GuestRoom:
         self.counter = Counter()
         self.reassembler = protocol.Reassembler(protocol.MAX_HOST_BYTES)
         self.connected = True
+        self.reached = True
         self.following = False
         self.rematch_told = None
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
         self.awaiting = set()  # what was asked on the old connection is answered there or not
         self.send("hello", name=self.name, secret=self.secret)
+
+    def outdated_by(self, data: Any) -> bool:
+        """Whether this page takes ``data``, this room as another tab of this browser saved it
+        after this page had read it (the tab this one took the table from, until it stepped
+        aside), for its own: while this page has not said hello to the host (that tab's
+        connection was the live one: what it saved is newer), and after, when ``data`` is of
+        a later match than this page's. That tab followed a rematch this page has not seen,
+        and claimed this device's seat for it with a chain only that save holds; the host may
+        have begun the match with it, which this page refused then as a claim it did not keep
+        (docs/online.md, "Rematch")."""
+        if not self.reached:
+            return True
+        try:
+            return isinstance(data, dict) and _state_id(data.get("first", 0)) > self.first
+        except ValueError:
+            return False
 
     def disconnect(self, now: float | None = None) -> None:
         """The connection to the host was lost (at ``now``, when the page knows it)."""

@@ -281,3 +281,30 @@ def host_away_text(ms: float) -> str:
     """A guest's status while the host's page, which runs the match and every seat's clock,
     is away: the match waits for it (docs/online.md, "Leaving")."""
     return f"The host has been away {away_words(ms)}: the match goes on when they return."
+
+
+# A tab that stepped aside from its room (another tab of this browser took the table): what
+# the tab that plays does with the room now, and what this tab's Play here does
+# (docs/online.md, "The game opened again in a second tab of the same browser")
+ASIDE_SAME = ("This room is open in another tab of this browser. Play here brings it back to "
+              "this tab.")
+
+
+def aside_text(same: bool, kept: bool, other: bool) -> str:
+    """The status of a tab that stepped aside from its room. ``same``: the tab that plays has
+    this room open (the session names it); ``kept``: this device still keeps the room (a
+    match under way is kept when a page lets go of it, a lobby or an ended match is not);
+    ``other``: the tab that plays has another room open. Play here brings a kept room back to
+    this tab; a room no longer kept cannot come back, and Play here takes what the other tab
+    has (its room, or this device's own game) instead. Before, every case said "This room is
+    open in another tab of this browser.", which was false once that tab had opened another
+    room or a game of its own."""
+    if same:
+        return ASIDE_SAME
+    if kept:
+        now = "has another online room open now" if other else "plays now, not this room"
+        return f"Another tab of this browser {now}. Play here brings this room back to this tab."
+    then = ("Play here opens that tab's room in this tab." if other
+            else "Play here plays this device's own game in this tab.")
+    return ("Another tab of this browser has left this room, which this device no longer "
+            f"keeps. {then}")

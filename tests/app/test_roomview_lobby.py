@@ -64,3 +64,23 @@ def test_the_host_is_told_when_a_friend_gives_a_seat_back() -> None:
     three = ("red", "green", "yellow")
     assert seat_news({"green": "Bo", "yellow": "Yusuf"}, lobby(seats=three, taken=("green",))) \
         == ["Yusuf (yellow) left their seat."]
+
+
+def test_a_tab_that_stepped_aside_says_what_the_tab_that_plays_does_with_its_room() -> None:
+    # (docs/online.md, "The game opened again in a second tab of the same browser": before,
+    # every case read "This room is open in another tab of this browser.")
+    from app.roomview import ASIDE_SAME, aside_text
+
+    back = "Play here brings this room back to this tab."
+    assert aside_text(True, True, False) == ASIDE_SAME == (
+        "This room is open in another tab of this browser. Play here brings it back to "
+        "this tab.")
+    assert aside_text(False, True, True) == \
+        f"Another tab of this browser has another online room open now. {back}"
+    assert aside_text(False, True, False) == \
+        f"Another tab of this browser plays now, not this room. {back}"
+    gone = "Another tab of this browser has left this room, which this device no longer keeps."
+    assert aside_text(False, False, True) == \
+        f"{gone} Play here opens that tab's room in this tab."
+    assert aside_text(False, False, False) == \
+        f"{gone} Play here plays this device's own game in this tab."

@@ -58,18 +58,23 @@ def open_page(browser: Browser, url: str) -> Page:
     return page
 
 
+def fill_setup(page: Page, kinds: dict[str, str], rules: str = "courtyard") -> None:
+    """The setup form of ``page`` (on Home) for a game of ``rules`` with these seats."""
+    page.check(f"input[name='rules'][value='{rules}']")
+    page.check(f"input[name='players'][value='{len(kinds)}']")
+    for colour in ("red", "green", "yellow", "blue"):
+        box = page.locator(f"input[name='seat'][value='{colour}']")
+        box.set_checked(colour in kinds)
+        if colour in kinds:
+            page.select_option(f"select[name='kind-{colour}']", kinds[colour])
+    if page.is_enabled("#opt-timer"):  # (an online seat turns it on, for good)
+        page.set_checked("#opt-timer", False)
+
+
 def create_room(browser: Browser, server_url: str, kinds: dict[str, str],
                 rules: str = "courtyard", params: str = PARAMS) -> tuple[Page, str]:
     host = open_page(browser, server_url + params)
-    host.check(f"input[name='rules'][value='{rules}']")
-    host.set_checked("#opt-timer", False)  # an online seat below turns it back on, for good
-    count = len(kinds)
-    host.check(f"input[name='players'][value='{count}']")
-    for colour in ("red", "green", "yellow", "blue"):
-        box = host.locator(f"input[name='seat'][value='{colour}']")
-        box.set_checked(colour in kinds)
-        if colour in kinds:
-            host.select_option(f"select[name='kind-{colour}']", kinds[colour])
+    fill_setup(host, kinds, rules)
     # an online room always runs the turn clock: a lost connection cannot stop the match
     timer = host.locator("#opt-timer")
     assert timer.is_checked() and timer.is_disabled() and host.is_visible("#timer-note")
@@ -479,7 +484,8 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     second.goto(server_url + PARAMS)  # no link: the device's own room resumes from storage
     second.wait_for_selector("#screen-table:not([hidden])", timeout=BOOT_MS)
     host.wait_for_selector("#tab-banner:not([hidden])")
-    assert facts(host)["status"] == "This room is open in another tab of this browser."
+    assert facts(host)["status"] == ("This room is open in another tab of this browser. Play "
+                                     "here brings it back to this tab.")
     # the guest finds the new tab: it counts green as here, and the two play on together
     second.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
                              timeout=60_000)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 from test_online import (
+    BOOT_MS,
     PARAMS,
     create_room,
     facts,
+    fill_setup,
     join,
     play_to_end,
     pytestmark,  # noqa: F401 - the same marks: WebRTC needs a network interface; one worker
@@ -132,3 +134,99 @@ def test_a_host_that_opens_another_rooms_link_in_its_lobby_tells_its_guests(
         timeout=15_000)
     assert guest.locator("button.take:not([disabled])").count() == 0
     assert host.errors == [] and guest.errors == []
+
+
+# What a tab that stepped aside says (its status, its banner by Play here, its prompt at the
+# table), by what the tab that took the table does with the room (app.roomview.aside_text)
+SAME = "This room is open in another tab of this browser. Play here brings it back to this tab."
+BACK = "Play here brings this room back to this tab."
+OTHER_ROOM_OPEN = f"Another tab of this browser has another online room open now. {BACK}"
+NOT_THIS_ROOM = f"Another tab of this browser plays now, not this room. {BACK}"
+NOT_KEPT = ("Another tab of this browser has left this room, which this device no longer "
+            "keeps. Play here plays this device's own game in this tab.")
+
+
+def _says(page: Page, words: str) -> None:
+    """``page`` stepped aside and says ``words`` in its status line (the room screen's or the
+    table's, whichever it shows) and its banner."""
+    page.wait_for_selector("#tab-banner:not([hidden])")
+    page.wait_for_function(
+        """w => JSON.parse(window.ludo.online()).status === w
+              && document.getElementById('tab-banner-text').textContent === w""", arg=words)
+    box = "#online-status" if page.is_visible("#screen-table") else "#room-status"
+    assert page.text_content(box) == words
+
+
+def _second_tab(page: Page, url: str) -> Page:
+    """Another tab of ``page``'s browser, opened at ``url``: it takes the table."""
+    other = page.context.new_page()
+    other.errors = []
+    other.on("pageerror", lambda e: other.errors.append(str(e)))
+    other.goto(url)
+    other.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+    return other
+
+
+def _new_game(page: Page, kinds: dict[str, str]) -> None:
+    """A new game from Home's setup (a room if a seat is online), replacing the one shown."""
+    page.evaluate("() => { location.hash = '#home'; }")
+    page.wait_for_selector("#screen-home:not([hidden])")
+    fill_setup(page, kinds)
+    page.click("#btn-start")
+    if page.is_visible("#dlg-replace"):
+        page.click("#replace-confirm")
+
+
+def test_a_tab_that_stepped_aside_says_what_the_other_tab_does_with_its_room(
+        browser: Browser, server_url: str) -> None:
+    """The host's tab steps aside for a second tab, which opens the room too, then a new room,
+    then a game of its own: the first tab says each time what the second does (its status
+    and banner said "This room is open in another tab of this browser." throughout), and its
+    Play here brings the host's room and match back."""
+    host, guest, link = _match_under_way(browser, server_url)
+    room = facts(host)["room"]
+    other = _second_tab(host, server_url + PARAMS)  # no link: it opens the room
+    other.wait_for_selector("#screen-table:not([hidden])")
+    _says(host, SAME)
+    assert host.text_content("#die-hint") == SAME  # its prompt, at the table
+    _new_game(other, {"red": "human", "green": "online"})
+    other.wait_for_selector("#screen-room:not([hidden])")
+    _says(host, OTHER_ROOM_OPEN)
+    assert host.text_content("#die-hint") == OTHER_ROOM_OPEN
+    _new_game(other, {"red": "human", "green": "human"})
+    other.wait_for_selector("#screen-table:not([hidden])")
+    _says(host, NOT_THIS_ROOM)
+    assert facts(host)["room"] == room  # (not the other tab's game, which it follows no more)
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    # back at its table (the other tab went Home with the room: it was saved so)
+    host.wait_for_selector("#screen-table:not([hidden])")
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    seen = facts(host)
+    assert (seen["room"], seen["role"], seen["seat"]) == (room, "host", "red"), seen
+    moved = seen["version"]
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 3)
+    same_position([host, guest])
+    assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_tab_whose_lobby_another_tab_left_plays_this_devices_own_game_from_play_here(
+        browser: Browser, server_url: str) -> None:
+    """The host's tab, on its lobby's screen, steps aside for a second tab, which opens the
+    lobby and then starts a game of its own: the lobby is closed and forgotten, and the first
+    tab says so; its Play here takes this device's game, not the lobby's link (with which it
+    joined its own closed room as a guest, waiting for a host that would never come)."""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    other = _second_tab(host, server_url + PARAMS)
+    other.wait_for_selector("#screen-room:not([hidden])")
+    _says(host, SAME)
+    _new_game(other, {"red": "human", "green": "human"})
+    other.wait_for_selector("#screen-table:not([hidden])")
+    _says(host, NOT_KEPT)
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    assert facts(host)["room"] is None and "#room=" not in host.url
+    other.wait_for_selector("#tab-banner:not([hidden])")
+    assert host.errors == [] and other.errors == []

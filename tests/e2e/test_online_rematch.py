@@ -13,6 +13,8 @@ moment, and each match plays only a few moves before a player leaves it.
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_online import (
     BOOT_MS,
@@ -54,10 +56,15 @@ def _reload(page: Page) -> None:
 
 def _open_link(context: BrowserContext, link: str) -> Page:
     """A new page of ``context`` (a device, with its storage) opened from the room's link."""
+    return _open(context, link.replace("/#", f"/{PARAMS}#", 1))
+
+
+def _open(context: BrowserContext, url: str) -> Page:
+    """A new page of ``context`` (a device, with its storage: a tab of its browser)."""
     page = _watch_console(context.new_page())
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(link.replace("/#", f"/{PARAMS}#", 1))
+    page.goto(url)
     page.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
     return page
 
@@ -272,3 +279,65 @@ def test_a_gilgiti_match_ended_by_a_leave_is_played_again_from_the_room_screen(
     _reload(guest)
     assert _at_new_match(old, past, seats) == second
     _no_faults(host, guest)
+
+
+BUSY_MS = 20_000  # a first tab kept busy while the second boots (2-3 s here, more under load)
+
+
+def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
+        browser: Browser, server_url: str) -> None:
+    """A device opens the game in a second tab (a bookmark) just as the host starts a rematch:
+    the second tab reads the room from storage while the first, kept busy (a slow device),
+    still holds the room's connection. (a) A guest's device: its first tab handles the
+    host's rematch only then, before it learns of the second tab, claims the seat with a new
+    chain and saves it, and the host begins the match with that claim; its second tab, kept
+    busy until then too, said hello only afterwards. (b) The host's device: its first tab
+    takes the guest's claim only then and begins the match. In each the second tab takes
+    the first tab's save (written after its own read) and plays the new match. Before, the
+    guest's second tab refused the match ("...your seat cannot be played from here": it held
+    the old chain), and the host's waited for ever for a claim the guest had made already."""
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    for page in (host, guest):
+        _watch_console(page)
+
+    # (a) the guest's device
+    play_to_end(host, [host, guest], max_actions=2)
+    _quit(guest)
+    old, past = _ended(host, [])
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
+    began = time.monotonic()
+    _busy(guest, BUSY_MS)
+    host.click("#winner-rematch")
+    second = _open(guest.context, server_url + PARAMS)  # no link: the room from storage
+    left_ms = BUSY_MS - (time.monotonic() - began) * 1000
+    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
+    _busy(second, int(left_ms) + 3000)
+    seats = {host: ("red", QUIT), second: ("yellow", QUIT)}
+    _at_new_match(old, past, seats)
+    guest.wait_for_selector("#tab-banner:not([hidden])")
+    assert facts(guest)["status"] == ("This room is open in another tab of this browser. "
+                                      "Play here brings it back to this tab.")
+    _no_faults(host, second, guest)
+
+    # (b) the host's device: the guest's claim comes in while its first tab is busy
+    play_to_end(host, [host, second], max_actions=2)
+    _quit(second)
+    old, past = _ended(host, [])
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
+    _busy(second, 1000)  # (its claim comes after the host's first tab is busy)
+    host.click("#winner-rematch")
+    began = time.monotonic()
+    _busy(host, BUSY_MS)
+    host2 = _open(host.context, server_url + PARAMS)
+    assert (time.monotonic() - began) * 1000 < BUSY_MS - 2000, \
+        "the second tab took too long to boot for this test's timing"
+    seats = {host2: ("red", QUIT), second: ("yellow", QUIT)}
+    _at_new_match(old, past, seats)
+    host.wait_for_selector("#tab-banner:not([hidden])")
+    _no_faults(host, host2, second)

@@ -37,7 +37,7 @@ from .. import roomview, setup
 from ..table import TABLE
 from . import storage
 from .controller import SCREENS, Controller
-from .dom import Timeout, el, keep, now_ms, number_param, on, set_text
+from .dom import Timeout, el, keep, now_ms, number_param, on, set_text, text_of
 from .rtc import CALL_AGAIN_S, Transport
 from .screen import open_dialog
 
@@ -224,6 +224,8 @@ class Online:
         self.ctl.draw_room()
 
     def opened(self, peer: str) -> None:
+        if self.ctl.persist.stepped_aside_now():  # the room is the other tab's to answer
+            return
         if self.role == "host":
             self.room.connect(peer)
         elif peer == self.transport.host:
@@ -233,6 +235,8 @@ class Online:
         self.ctl.draw_room()
 
     def message(self, peer: str, text: str) -> None:
+        if self.ctl.persist.stepped_aside_now():  # (a rematch's claim among them: see docs)
+            return
         if self.role == "host":
             self.room.receive(peer, text, now_ms())
             self.arm_tick()  # a resync asked too soon is owed: the tick sends it
@@ -297,6 +301,8 @@ class Online:
 
     def on_tick(self) -> None:
         self.tick_timer = None
+        if self.ctl.persist.stepped_aside_now():
+            return
         self.room.tick(now_ms())
         self.arm_tick()  # another duty may be due later (a second owed sync)
 
@@ -342,7 +348,20 @@ class Online:
                 timer.cancel()
         self.save_timer = self.tick_timer = None
         self.transport.stop()
-        self.status = "This room is open in another tab of this browser."
+        self.status = self.aside_words()
+
+    def aside_words(self, kept: bool | None = None) -> str:
+        """A tab that stepped aside says what the tab that plays does with its room now, and so
+        what Play here does (OnlineController.claim): the session names the room that tab
+        opened last (a tab that stepped aside never writes it), and storage keeps this room or
+        not (``kept``, when the caller knows it)."""
+        session = _load(SESSION_KEY)
+        opened = (session.get("room"), session.get("role")) if isinstance(session, dict) \
+            else (None, None)
+        if kept is None:
+            kept = storage.get(_room_key(self.role, self.id)) is not None
+        return roomview.aside_text(opened == (self.id, self.role), kept,
+                                   isinstance(opened[0], str) and opened != (self.id, self.role))
 
     def leave(self, linger_ms: int = 0) -> None:
         """Let go of the room. ``linger_ms``: keep its connections that long first, so that
@@ -449,7 +468,68 @@ class OnlineController(Controller):
     def step_aside(self) -> None:
         if self.online is not None:  # the tab that took the table opens the room itself
             self.online.suspend()
+            set_text("tab-banner-text", self.online.status)
         super().step_aside()
+        self.draw_room()  # (its status too: it said "Connected." still)
+
+    def follow(self) -> None:
+        if self.online is not None and self.online.suspended:
+            return  # the room stays shown, which Play here brings back (not that tab's game)
+        super().follow()
+
+    def prompt(self, after_roll: bool = False) -> str:
+        o, t = self.online, self.table
+        if o is not None and o.suspended and t is not None and not t.over:
+            return o.status  # (what this tab can do here: Play here, and what it does)
+        return super().prompt(after_roll)
+
+    def on_room_storage(self, event: Any) -> None:
+        """Another tab wrote the session or this page's room. A tab that stepped aside says
+        anew what the tab that plays does with the room (that tab opened another room, left
+        this one, ...). A tab that plays takes a newer save of its room from the tab it took
+        the table from, written before that tab stepped aside (Online's room.outdated_by):
+        it read the room a moment before, and that tab may have played on meanwhile, a
+        rematch's claim among what it did (docs/online.md, "Rematch")."""
+        from ..room import GuestRoom, HostRoom, saved_room_refusal
+
+        o = self.online
+        key, value = text_of(event.key), text_of(event.newValue)
+        if o is None or key not in (SESSION_KEY, _room_key(o.role, o.id)):
+            return
+        if o.suspended:
+            words = o.aside_words(None if key == SESSION_KEY else value is not None)
+            if words != o.status:
+                o.status = words
+                set_text("tab-banner-text", words)
+                self.draw()
+                self.draw_room()
+            return
+        if key == SESSION_KEY or value is None:
+            return
+        try:
+            saved = load_json(value, "room", MAX_ROOM_STATE)
+            if not o.room.outdated_by(saved) or saved_room_refusal(saved, o.id) is not None:
+                return
+            # read as any saved room is: one that does not restore is not taken
+            if o.role == "host":
+                HostRoom.restore(saved, lambda peer, text: None, now_ms(), key=o.id)
+            else:
+                GuestRoom.restore(saved, lambda text: None, key=o.id)
+        except Exception as exc:  # noqa: BLE001 - hostile input: this page's room stays
+            window.console.warn(f"another tab's save of the room cannot be used: {exc}")
+            return
+        self.take_over(o, saved)
+
+    def take_over(self, online: Online, saved: Any) -> None:
+        """Open ``online``'s room again from ``saved``, the newer save of it (see
+        on_room_storage): its connections go, nothing is written meanwhile."""
+        online.suspend()
+        self.online = None
+        self.screen.bottom_left = None
+        self.auto.cancel()
+        self.table = None
+        self.open_room(online.role, online.id, saved,
+                       online.fingerprint if online.role == "guest" else None)
 
     def claim(self, reload: bool = False) -> None:
         online = self.online
@@ -458,6 +538,7 @@ class OnlineController(Controller):
             return
         # this tab let go of its room when another took the table: open it again from
         # storage, where that tab kept it (and which now lets go of it in turn)
+        shown = self.page_shown
         self.online = None
         self.screen.bottom_left = None
         self.auto.cancel()
@@ -470,8 +551,15 @@ class OnlineController(Controller):
             session = {"room": online.id, "role": online.role}
         if isinstance(session, dict):
             self.resume(session)
+            if shown == "table" and self.table is not None and not self.screen.table_shown():
+                # back at the table it showed: the room opens where it was saved last, and
+                # the other tab may have gone Home with it (it opened the room screen then)
+                self.go("table")
         if self.online is None:  # the room has closed meanwhile: this device's own game
             self.load_saved()
+            if str(window.location.hash).startswith("#room="):
+                # (its link: it would open the room as a guest's, one this device had left)
+                window.history.replaceState(None, "", "#home")
             self.route()
             self.schedule()
 
@@ -485,6 +573,7 @@ class OnlineController(Controller):
             on(el(target), "click", handler)
         on(el("online-dice"), "toggle", lambda e: self.draw_online())
         on(el("dlg-leave"), "close", self.on_leave_closed)
+        on(window, "storage", self.on_room_storage)
         on(window, "online", lambda e: self.draw_room())
         on(window, "offline", lambda e: self.draw_room())
         el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
@@ -637,7 +726,7 @@ class OnlineController(Controller):
         online = self.online
         if online is None or not online.playing or self.table is None:
             return super().act(actor, action)
-        if self.table.over:
+        if self.table.over or self.persist.stepped_aside_now():
             return False
         try:
             online.act(actor, action)
@@ -824,7 +913,8 @@ class OnlineController(Controller):
             return None
         if t.over:
             return roomview.ended_by_leaving(t, o.forced_quit)
-        if o.role == "guest" and not o.room.connected and not o.room.problem:
+        if o.role == "guest" and not o.room.connected and not o.room.problem \
+                and not o.suspended:
             return o.guest_waiting()
         return None
 
@@ -835,8 +925,8 @@ class OnlineController(Controller):
             # the room learns that this page runs (and whether it is shown): a page that was
             # frozen or hidden does not flag the host's timeouts (docs/online.md)
             o.room.alive(now_ms(), hidden=str(document.visibilityState) == "hidden")
-        if o is None or o.role != "guest" or o.room.connected:
-            return
+        if o is None or o.role != "guest" or o.room.connected or o.suspended:
+            return  # (a tab that stepped aside is not waiting: its words are aside_words)
         # the host's time away goes on: its words change every 10 s (Home stays a click away)
         if o.room.problem or o.room.closed:
             return
@@ -868,7 +958,9 @@ class OnlineController(Controller):
             return
         room, host = o.room, o.role == "host"
         status = o.status if bool(window.navigator.onLine) else OFFLINE
-        if not host and room.problem:
+        if o.suspended:  # another tab has the room's connections: nothing here is live
+            status = o.status
+        elif not host and room.problem:
             status = room.problem
         elif not host and room.closed:  # for good: not "Waiting for the host."
             status = room.closed

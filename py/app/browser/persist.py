@@ -12,7 +12,7 @@ from typing import Any
 
 from ..savegame import SaveError, Session, decode, encode
 from . import storage
-from .dom import el, text_of
+from .dom import el, set_text, text_of
 
 SAVE_KEY = "courtyard-ludo/save"
 OWNER_KEY = "courtyard-ludo/owner"  # the tab that plays the table (clock, computers)
@@ -30,6 +30,7 @@ class Persist:
     def __init__(self, on_passive: Callable[[], None], on_followed: Callable[[], None]) -> None:
         self.tab_id = os.urandom(8).hex()
         self.passive = False  # another tab of this browser plays the game
+        self.owner_kept = False  # storage took this tab's claim of the table (see claim)
         self.save_failed = False
         self.on_passive = on_passive  # this tab has just stepped aside
         self.on_followed = on_followed  # the playing tab saved: reload from storage
@@ -63,14 +64,32 @@ class Persist:
         """Make this tab the one that plays."""
         self.passive = False
         el("tab-banner").hidden = True
-        storage.put(OWNER_KEY, self.tab_id)
+        self.owner_kept = storage.put(OWNER_KEY, self.tab_id)
+
+    def stepped_aside_now(self) -> bool:
+        """Step aside now if storage says another tab has taken the table, before that tab's
+        storage event comes (the browser queues it as a task of its own: a room's message
+        handled meanwhile made this tab act for a room the other tab held already, a
+        rematch's claim among them); True if it did. Only once storage took this tab's own
+        claim: a storage that refused it (full) still names the tab before, perhaps closed."""
+        if self.passive or not self.owner_kept:
+            return False
+        owner = storage.get(OWNER_KEY)
+        if owner is None or owner == self.tab_id:
+            return False
+        self.step_aside()
+        return True
+
+    def step_aside(self) -> None:
+        self.passive = True
+        set_text("tab-banner-text", ANOTHER_TAB)  # (a room's own words follow, on_passive)
+        el("tab-banner").hidden = False
+        self.on_passive()
 
     def on_storage(self, event: Any) -> None:
         """Another tab wrote: step aside if it took the table, follow its saves."""
         key, value = text_of(event.key), text_of(event.newValue)
         if key == OWNER_KEY and value is not None and value != self.tab_id:
-            self.passive = True
-            el("tab-banner").hidden = False
-            self.on_passive()
+            self.step_aside()
         elif key == SAVE_KEY and self.passive:
             self.on_followed()
