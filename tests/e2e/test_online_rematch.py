@@ -281,7 +281,8 @@ def test_a_gilgiti_match_ended_by_a_leave_is_played_again_from_the_room_screen(
     _no_faults(host, guest)
 
 
-BUSY_MS = 20_000  # a first tab kept busy while the second boots (2-3 s here, more under load)
+BUSY_MS = 12_000  # a first tab kept busy while the second boots (2-3 s here, 4-6 s under load);
+# each spins a core, so not longer than the boot needs
 
 
 def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
