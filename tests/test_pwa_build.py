@@ -70,8 +70,13 @@ def test_start_url_and_id_are_inside_scope() -> None:
     data = manifest()
     base = "https://example.test/some/path/manifest.webmanifest"  # wherever the site is
     scope = urljoin(base, data["scope"])
-    assert urljoin(base, data["start_url"]).startswith(scope)
-    assert urljoin(base, data.get("id", data["start_url"])).startswith(scope)
+    start_url = urljoin(base, data["start_url"])
+    assert start_url.startswith(scope)
+    # The app's identity: an `id` resolves against the start URL's origin, not the manifest
+    # (so "./" would name the origin's root, the same app for every copy on the origin);
+    # without one it is the start URL, the folder the site is in.
+    app_id = urljoin(urljoin(start_url, "/"), data["id"]) if "id" in data else start_url
+    assert app_id.startswith(scope)
     # the page the start URL opens is the one that links this manifest
     assert urljoin(base, data["start_url"]) in (scope, scope + "index.html")
 

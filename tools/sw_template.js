@@ -4,6 +4,12 @@
  * lists every file the page loads, relative to this script, with a hash of its content, and
  * cache = name + "-" + version, version being a hash of this code and of that list.
  *
+ * Cache Storage belongs to the origin, not to a worker's scope, and one origin may hold several
+ * copies of the app in folders of their own (a static host's /courtyard-ludo/ beside a
+ * /courtyard-ludo-preview/). So the cache this worker fills is named BUILD.cache + "@" + its
+ * scope's path ("courtyard-ludo-1a2b…@/courtyard-ludo/"), and it deletes, reuses and tells only
+ * what is its own scope's: another copy's caches, workers and pages are never touched.
+ *
  * - install: fills the cache for this version. A file whose hash is unchanged is copied from
  *   an older cache of ours; anything else is fetched (revalidating the HTTP cache) and its
  *   content checked against the hash, so a server half-way through a deployment can never
@@ -24,15 +30,28 @@
 
 const BUILD = __BUILD__;
 
-const CACHE = BUILD.cache;
 const url = (relative) => new URL(relative, self.location.href).href;
 const INDEX = url(BUILD.index);
 const SCOPE = self.registration.scope;
+const SCOPE_PATH = new URL(SCOPE).pathname;
+const CACHE = `${BUILD.cache}@${SCOPE_PATH}`;
+// "<name>-<version>@<scope path>"; before caches carried their scope: "<name>-<version>".
+const CACHE_NAME = new RegExp(`^${BUILD.name}-[0-9a-f]+(?:@(.*))?$`, "s");
 // Stored in the cache last, so its presence means the cache is complete; it records which
 // version of each file the cache holds (for the next version's install to reuse) and which
 // files this install had to download.
 const MANIFEST = url("./__precache__.json");
 const FILES = new Map(Object.entries(BUILD.files).map(([file, hash]) => [url(file), hash]));
+
+// Whether the cache `name` is one of this scope's (any version): named with this scope, or
+// named the older way, without a scope, and holding this scope's page (the caches of a worker
+// from before the scope was in the name, which this one takes over and deletes in its turn).
+async function ours(name) {
+  const match = CACHE_NAME.exec(name);
+  if (!match) return false;
+  if (match[1] !== undefined) return match[1] === SCOPE_PATH;
+  return Boolean(await (await caches.open(name)).match(INDEX));
+}
 
 async function sha256(buffer) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
@@ -43,7 +62,7 @@ async function sha256(buffer) {
 async function reusable() {
   const found = new Map();
   for (const name of await caches.keys()) {
-    if (name === CACHE || !name.startsWith(BUILD.name + "-")) continue;
+    if (name === CACHE || !(await ours(name))) continue;
     const cache = await caches.open(name);
     const manifest = await cache.match(MANIFEST);
     if (!manifest) continue;
@@ -106,8 +125,10 @@ async function precache() {
 // (the device has no room for a second copy of the app) is one the player can fix.
 async function tellInstallFailed(error) {
   const name = error && error.name ? String(error.name) : "Error";
+  // (Uncontrolled windows include every page of the origin: only those of this scope are told.)
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const client of windows) {
+    if (!client.url.startsWith(SCOPE)) continue;
     client.postMessage({ type: "INSTALL_FAILED", version: BUILD.version, error: name });
   }
 }
@@ -122,7 +143,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name !== CACHE && name.startsWith(BUILD.name + "-")) await caches.delete(name);
+      if (name !== CACHE && (await ours(name))) await caches.delete(name);
     }
     await self.clients.claim();
   })());

@@ -56,6 +56,12 @@ def current_sw() -> None:
         pytest.fail(f"{error}: run `make test` (it renders icons/ and vendors the runtime)")
 
 
+def cache_name(version: str, scope_path: str = "/") -> str:
+    """The name of the cache a worker of this version fills for the copy of the app at
+    `scope_path` (here, the root of its server): tools/sw_template.js."""
+    return f"{APP.name}-{version}@{scope_path}"
+
+
 def wait_ready(page: Page) -> None:
     page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
 
@@ -147,13 +153,14 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     loaded = {u.split("?")[0] for u in page.requests if same_origin(u, server_url)}
     loaded -= {server_url, server_url + "sw.js"}
     assert loaded - precached == set(), "loaded but not precached"
-    assert page.evaluate("caches.keys()") == [f"{APP.name}-{sw_version(page)}"]
+    assert page.evaluate("caches.keys()") == [cache_name(sw_version(page))]
     # Chromium's own verdict: the manifest parses, its icons load, and nothing but the test
     # profile (incognito-like contexts cannot install apps) stands in the way of installing.
     cdp = context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
     assert manifest["url"] == server_url + "manifest.webmanifest"
     assert manifest["errors"] == []
+    assert cdp.send("Page.getAppId")["appId"] == server_url  # as it was with "id": "./"
     assert cdp.send("Page.getManifestIcons").get("primaryIcon")
     installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert {error["errorId"] for error in installability} <= {"in-incognito"}
@@ -344,7 +351,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert page.evaluate(UPDATE_NOW_JS) == "redundant"
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == old_version
-        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+        assert page.evaluate("caches.keys()") == [cache_name(old_version)]
 
         # The deployment completes. The page checks for updates (here: on coming back
         # online) and the new worker installs in the background.
@@ -361,7 +368,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         installed = page.evaluate(
             "name => caches.open(name).then(c => c.match('./__precache__.json'))"
             ".then(r => r.json())",
-            f"{APP.name}-{new_version}",
+            cache_name(new_version),
         )
         assert sorted(installed["fetched"]) == sorted(
             [url + "py.zip", *(url + rel for rel in snapshot_changed)])
@@ -378,7 +385,7 @@ def test_update_waits_for_the_player_then_resumes_the_same_game(
         assert page.is_visible("#screen-table")
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == new_version
-        assert page.evaluate("caches.keys()") == [f"{APP.name}-{new_version}"]
+        assert page.evaluate("caches.keys()") == [cache_name(new_version)]
         served = page.evaluate(  # the SHA-256 of what the page gets now: the new modules
             "fetch('./py.zip').then(r => r.arrayBuffer()).then(b => crypto.subtle.digest("
             "'SHA-256', b)).then(d => Array.from(new Uint8Array(d),"
@@ -414,7 +421,7 @@ def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
         assert "Free some storage space, then reload." in page.inner_text("#update-text")
         # The old version stays, whole, and keeps serving the page.
         assert sw_version(page) == old_version
-        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+        assert page.evaluate("caches.keys()") == [cache_name(old_version)]
 
         # Reload (the banner's button): the old version boots; the next checks of the same
         # version fail the same way, and the player is not told again.
@@ -425,7 +432,7 @@ def test_an_update_without_room_tells_the_player_once_and_keeps_the_old_version(
         page.wait_for_timeout(500)  # the worker's message would have come by now
         assert page.is_hidden("#update-banner")
         assert sw_version(page) == old_version
-        assert page.evaluate("caches.keys()") == [f"{APP.name}-{old_version}"]
+        assert page.evaluate("caches.keys()") == [cache_name(old_version)]
         assert errors == []
     finally:
         context.close()

@@ -28,11 +28,17 @@ Offline: #net-status is shown while `navigator.onLine` is false.
 
 `?sw=off` in the URL unregisters the worker and drops its caches (for development: with the
 worker, the page runs the cached build until the next sw.js arrives).
+
+Another copy of the app on the same origin (in a folder of its own: docs/offline.md, "Served
+from a folder") is left alone: the worker is registered for this page's folder, `?sw=off`
+removes only that folder's worker and caches (the worker names its caches after its scope,
+and tells only the pages of its scope: tools/sw_template.js).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from pyscript import document, window
@@ -44,7 +50,9 @@ from .dom import js as _js
 
 SW_URL = "./sw.js"
 SW_SCOPE = "./"
-CACHE_PREFIX = "courtyard-ludo-"  # the cache names tools/build_sw.py gives the app
+# The names of the app's caches (tools/sw_template.js): "courtyard-ludo-<version>@<scope path>",
+# or "courtyard-ludo-<version>" as workers named them before the scope was in the name.
+CACHE_NAME = re.compile(r"courtyard-ludo-[0-9a-f]+(?:@(.*))?", re.DOTALL)
 UPDATE_CHECK_MS = 30 * 60 * 1000  # also checked on coming back online and on focus
 RELOAD_FALLBACK_MS = 4000  # reload anyway if the new worker never takes over
 UPDATE_TEXT = "Update available"
@@ -60,6 +68,25 @@ _started: Pwa | None = None
 
 def _has(obj: Any, name: str) -> bool:
     return bool(window.Reflect.has(obj, name))
+
+
+def cache_scope(name: str) -> str | None:
+    """The scope path a cache of the app was filled for ("/" for a copy at the site's root); ""
+    for one named without its scope (by an older worker), None for a cache that is not the
+    app's."""
+    match = CACHE_NAME.fullmatch(name)
+    if match is None:
+        return None
+    return match.group(1) or ""
+
+
+async def _is_own_cache(name: str, scope: Any) -> bool:
+    """Whether the cache `name` belongs to the copy of the app whose scope is `scope` (a URL)."""
+    owner = cache_scope(name)
+    if owner == "":  # named by an older worker: this copy's if it holds this copy's page
+        cache = await window.caches.open(name)
+        return not is_none(await cache.match(window.URL.new("./index.html", scope.href).href))
+    return owner == str(scope.pathname)
 
 
 def _warn(message: str) -> None:
@@ -240,13 +267,16 @@ class Pwa:
         self.had_controller = True
 
     async def unregister(self) -> None:
+        scope = window.URL.new(SW_SCOPE, window.location.href)  # the page's folder
         try:
             container = window.navigator.serviceWorker
+            # (getRegistration answers with the closest enclosing scope: that of a copy of the
+            # app in a folder above this one, when this one has none. That one is not ours.)
             registration = await container.getRegistration(SW_SCOPE)
-            if not is_none(registration):
+            if not is_none(registration) and str(registration.scope) == str(scope.href):
                 await registration.unregister()
             for name in await window.caches.keys():
-                if str(name).startswith(CACHE_PREFIX):
+                if await _is_own_cache(str(name), scope):
                     await window.caches.delete(name)
         except Exception as exc:  # noqa: BLE001 - storage refused (a private window): no fault
             _warn(f"service worker not removed: {exc}")
