@@ -248,9 +248,7 @@ def test_a_copy_in_a_folder_installs_plays_and_reloads_offline_in_its_folder_alo
 
         # A game, with settings of its own: Classic, two people, no clock.
         page.check("input[name='rules'][value='classic']")
-        # (green back to a person first: an unticked seat's kind still counts, and an Online
-        # one would make a room again)
-        page.select_option("select[name='kind-green']", "human")
+        # (green unticked, still set to Online: an unticked seat's kind does not make a room)
         page.locator("input[name='seat'][value='green']").set_checked(False)
         page.locator("#opt-timer").set_checked(False)
         page.click("#btn-start")

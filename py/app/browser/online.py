@@ -703,9 +703,13 @@ class OnlineController(Controller):
 
     def start_game(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                    players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
-        if setup.ONLINE in players.values():
-            self.create_room(rules, seats, names, players,
-                             timer or setup.clock_required(players), options)
+        # Only the seats that play count: an unticked seat keeps the kind chosen for it in the
+        # form (so ticking it again brings it back), and an Online one there made a room that
+        # no friend could join.
+        playing = {seat: kind for seat, kind in players.items() if seat in seats}
+        if setup.ONLINE in playing.values():
+            self.create_room(rules, seats, names, playing,
+                             timer or setup.clock_required(playing), options)
         else:
             self.close_room()
             super().start_game(rules, seats, names, players, timer, options)
