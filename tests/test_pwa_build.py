@@ -196,6 +196,20 @@ def test_worker_code_is_offline_first_and_never_skips_waiting_by_itself() -> Non
     assert "skipWaiting" not in install[: install.index("});")]
 
 
+
+def test_the_boot_watch_runs_before_the_page_loads_anything() -> None:
+    """index.html's boot watch (docs/offline.md, "A damaged copy") sees a damaged file only
+    through the errors its loading raises, and keeps the worker's messages until pwa.py
+    listens: so it is the first thing the page runs, before any stylesheet or module loads."""
+    html = (ROOT / "index.html").read_text(encoding="utf-8")
+    first_load = min(html.index('<link rel="stylesheet"'), html.index('<script type="module"'))
+    assert html.index("window.ludoWorkerMessages = [];") < first_load
+    assert html.index('addEventListener("error", check, true)') < first_load
+    assert html.index('postMessage({ type: "CHECK_ALL" }') < first_load
+    # the worker answers it, on the port the page gives
+    code = build_sw.TEMPLATE.read_text(encoding="utf-8")
+    assert 'data.type === "CHECK_ALL" && event.ports[0]' in code
+
 def _tiny_site(root: Path) -> None:
     """A page with every kind of reference the collector follows."""
     (root / "lib").mkdir(parents=True)

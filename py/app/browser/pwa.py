@@ -18,7 +18,13 @@ later check fails the same way. sw.js then posts INSTALL_FAILED with the error's
 QuotaExceededError the same banner says there is no room and asks the player to free some space
 and reload, once per version (remembered in localStorage, so the checks every 30 minutes and
 the next starts do not repeat it). When the very first install fails for room, nothing is stored
-and the game works only online: the banner says so, once per version as well.
+and the game works only online: the banner says so, once per version as well. The worker's
+messages can come before Python is up (an update checked for as the page opens): index.html
+keeps them in `window.ludoWorkerMessages` until `register` listens.
+
+Damaged copy: offline, a stylesheet damaged in the worker's cache is served all the same (the
+game works, looking wrong) and the worker posts DAMAGED; the banner says that connecting once
+repairs it. (A damaged file that stops the boot is index.html's boot watch's, before Python.)
 
 Install: `beforeinstallprompt` (Chromium browsers) shows #btn-install on the "Make yourself at
 home" page; elsewhere that page's per-platform steps are the way. index.html keeps an early
@@ -62,6 +68,8 @@ NO_ROOM_TEXT = ("An update is available but this device has no room to store it.
 NO_ROOM_OFFLINE_TEXT = ("This device has no room to keep the game for offline play: it plays "
                         "only while online. Free some storage space, then reload.")
 NO_ROOM_KEY = "courtyard-ludo/no-room-told"  # the last version the player was told about
+DAMAGED_TEXT = ("The copy of Courtyard Ludo on this device is damaged, so the game may look "
+                "wrong. Connect to the internet once and reload: that repairs it.")
 
 _started: Pwa | None = None
 
@@ -168,7 +176,11 @@ class Pwa:
         container = window.navigator.serviceWorker
         self.had_controller = not is_none(container.controller)
         self._on(container, "controllerchange", self.on_controller_change)
-        self._on(container, "message", self.on_worker_message)
+        self._on(container, "message", lambda event: self.on_worker_message(event.data))
+        early = window.ludoWorkerMessages if _has(window, "ludoWorkerMessages") else None
+        window.ludoWorkerMessages = None  # index.html's listener keeps no more from here on
+        for data in early if early is not None and not is_none(early) else ():
+            self.on_worker_message(data)
         try:
             registration = await container.register(
                 SW_URL, _js({"scope": SW_SCOPE, "updateViaCache": "none"})
@@ -221,10 +233,14 @@ class Pwa:
         _el("btn-update").disabled = False  # Reload: saves the game and reloads
         _el("update-banner").hidden = False
 
-    def on_worker_message(self, event: Any) -> None:
-        data = event.data
-        if is_none(data) or str(getattr(data, "type", "")) != "INSTALL_FAILED":
-            return
+    def on_worker_message(self, data: Any) -> None:
+        kind = "" if data is None or is_none(data) else str(getattr(data, "type", ""))
+        if kind == "DAMAGED":
+            self.show_banner(DAMAGED_TEXT)
+        elif kind == "INSTALL_FAILED":
+            self.on_install_failed(data)
+
+    def on_install_failed(self, data: Any) -> None:
         if str(getattr(data, "error", "")) != "QuotaExceededError":
             return  # e.g. a deployment caught half-way: nothing the player can do
         # Without a controller this was the first install: there is no old version to keep,
