@@ -338,7 +338,7 @@ def test_a_damaged_file_of_an_old_version_gives_way_to_the_new_version(
     wait_ready(page, RECOVERY_TIMEOUT_MS)
     assert sw_version(page) == new_version
     assert len(loads) == 2
-    assert cache_name(page) == f"{APP.name}-{new_version}"
+    assert cache_name(page) == f"{APP.name}-{new_version}@/"  # named after its scope
     assert cached_sha256(page, url + wasm) == sha256(root / wasm)
     record = page.evaluate("name => caches.open(name).then((c) => c.match('./__precache__.json'))"
                            ".then((r) => r.json())", cache_name(page))
