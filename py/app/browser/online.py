@@ -524,10 +524,7 @@ class OnlineController(Controller):
         """Open ``online``'s room again from ``saved``, the newer save of it (see
         on_room_storage): its connections go, nothing is written meanwhile."""
         online.suspend()
-        self.online = None
-        self.screen.bottom_left = None
-        self.auto.cancel()
-        self.table = None
+        self.forget_room()
         self.open_room(online.role, online.id, saved,
                        online.fingerprint if online.role == "guest" else None)
 
@@ -539,10 +536,7 @@ class OnlineController(Controller):
         # this tab let go of its room when another took the table: open it again from
         # storage, where that tab kept it (and which now lets go of it in turn)
         shown = self.page_shown
-        self.online = None
-        self.screen.bottom_left = None
-        self.auto.cancel()
-        self.table = None
+        self.forget_room()
         self.persist.claim()
         session = _load(SESSION_KEY)
         if storage.get(_room_key(online.role, online.id)) is not None:
@@ -664,11 +658,16 @@ class OnlineController(Controller):
                 o.room.close(LOBBY_CLOSED)
                 linger_ms = max(linger_ms, CLOSED_LINGER_MS)
             o.leave(linger_ms)
-            self.online = None
-            self.screen.bottom_left = None
-            self.auto.cancel()
-            self.table = None
+            self.forget_room()
             self.load_saved()
+
+    def forget_room(self) -> None:
+        """This page no longer shows or plays its room (the room itself is left, suspended or
+        replaced by the caller): no table, no computer's move pending, the board unturned."""
+        self.online = None
+        self.screen.bottom_left = None
+        self.auto.cancel()
+        self.table = None
 
     def create_room(self, rules: str, seats: tuple[str, ...], names: dict[str, str],
                     players: dict[str, str], timer: bool, options: dict[str, Any]) -> None:
