@@ -43,7 +43,7 @@ async () => {
     const looks = {waiting: die.getAttribute('aria-disabled') === 'true' || die.disabled,
                    opacity: parseFloat(style.opacity), label: die.getAttribute('aria-label')};
     click();
-    seen.push({at: Math.round(performance.now() - t0), ...looks,
+    seen.push({at: Math.round(performance.now() - t0), planned: at, ...looks,
                rolled: position() !== before,
                said: document.getElementById('announcer').textContent});
   }
@@ -69,6 +69,7 @@ WATCH_JS = """
 }
 """
 QUIET_MS = 250  # app.browser.dicebox.QUIET_MS
+LATE_MS = 60  # a click this much later than planned tests other timings than the ones meant
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +112,8 @@ def test_a_click_just_after_the_turn_passes_rolls_or_the_die_looks_disabled(
         seen = table.evaluate(AFTER_HANDOVER_JS)
         if seen is None:  # the roller rolled again (a six): try the next turn
             continue
+        if any(c["at"] - c["planned"] > LATE_MS for c in seen):
+            continue  # the page's timers ran late (a loaded machine): not the clicks planned
         runs += 1
         for click in seen:
             # each click either rolled, or the die was visibly disabled at that moment
@@ -122,7 +125,7 @@ def test_a_click_just_after_the_turn_passes_rolls_or_the_die_looks_disabled(
         assert seen[3]["rolled"], seen
         if runs >= 3:
             break
-    assert runs >= 3
+    assert runs >= 3, "too few tries with the clicks on time (a loaded machine?)"
 
 
 def _hammer(page: Page, press, interval_ms: float, seconds: float) -> list[dict]:
