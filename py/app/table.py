@@ -318,8 +318,11 @@ class Table:
         self.changed_at = now
         self.told = self.narrate(events)
         self.history.append((seat, events))
-        if is_chance(after) and (action.type != "quit" or to_act(after) != seat):
-            # a new turn or an extra roll gets a fresh clock; another seat quitting does not
+        if is_chance(after) and (action.type != "quit" or to_act(after) != seat
+                                 or not is_chance(state)):
+            # a new turn or an extra roll gets a fresh clock; another seat quitting does not,
+            # unless it settled the seat to act's decision and left it an extra roll (Royal: a
+            # two-crowns choice whose rider left, so the carrier throws again)
             self.session.deadline = now + self.turn_seconds * 1000
         return events
 

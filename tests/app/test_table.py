@@ -9,17 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.savegame import decode, encode
+from app.savegame import Session, decode, encode
 from app.table import TABLE, Table
 from ludo import (
     RULESETS,
     Action,
     IllegalAction,
+    Record,
     auto_action,
     legal_actions,
+    parse_position,
     record_from_json,
     record_to_json,
     replay,
+    resolve,
 )
 
 T0 = 1_700_000_000_000.0  # an epoch time in ms
@@ -148,6 +151,40 @@ def test_another_seat_quitting_keeps_the_clock() -> None:
     other = next(s for s in table.active_seats() if s != table.seat_to_act)
     table.submit(other, Action("quit", seat=other), T0 + 9000)
     assert table.session.deadline == T0 + SECONDS * 1000
+
+
+class _GivenDice:
+    """Dice that take the value a test gives (to reach one throw), else the position's."""
+
+    def resolve(self, state, action: Action, actor: str) -> Action:
+        return action if action.value is not None else resolve(state, action)
+
+
+def test_another_seat_quitting_that_leaves_the_seat_to_act_an_extra_throw_gives_a_fresh_clock(
+) -> None:
+    # Royal: red carries green (man 0, whose crown blue's double on 13 stops) and yellow (man
+    # 1), the rest home. Red's second crown offers a choice; green quits while red decides, so
+    # red has no other man to move: yellow's rider must go to balk and red throws again. That
+    # throw is an extra roll, and "A new turn or an extra roll gets a fresh 30 seconds" (seed
+    # 000, rule 10): it had only what was left of the crown's 30 seconds.
+    state = parse_position(
+        '{"format":"courtyard-ludo/position","version":1,"rules":"royal",'
+        '"seats":["red","green","yellow","blue"],"turn":"red","phase":"roll","die":null,'
+        '"crowns":1,"men":{"red":[5,20,"home","home"],"green":[5,"balk","balk","balk"],'
+        '"yellow":[20,13,"balk","balk"],"blue":[13,"balk","balk","balk"]},'
+        '"doubles":[{"carrier":["red",0],"rider":["green",0]},'
+        '{"carrier":["red",1],"rider":["yellow",0]},{"carrier":["blue",0],"rider":["yellow",1]}],'
+        '"timeouts":{"red":0,"green":0,"yellow":0,"blue":0},"out":{},"winner":null,'
+        '"rng":"0123456789abcdef"}')
+    session = Session(Record("royal", state.seats, 0), timer=True, deadline=T0 + SECONDS * 1000)
+    table = Table(session, [state], dice=_GivenDice(), now=T0)
+    table.submit("red", Action("roll", value="crown"), T0 + 4000)
+    assert table.state.phase == "choose"
+    assert table.session.deadline == T0 + SECONDS * 1000  # the throw and its choice share it
+    events = table.submit("green", Action("quit", seat="green"), T0 + 9000)
+    assert [e["type"] for e in events] == ["quit", "captured", "extra_roll"]
+    assert table.rolling and table.seat_to_act == "red"
+    assert table.session.deadline == T0 + 9000 + SECONDS * 1000
 
 
 def test_no_clock_when_the_timer_is_off_or_a_computer_plays() -> None:
