@@ -416,6 +416,10 @@ def test_rule07_each_seats_facts_say_whether_its_lane_is_locked():
     after = facts(state)
     assert "lane open" in after["red"] and "lane locked" not in after["red"]
     assert "lane locked" in after["green"]
+    # nor has one that left after its lane opened: "quit", not "quit · lane open"
+    gone = facts(load(tokens={"red": [10, Y, Y, Y], "green": [14, Y, Y, Y]}, out={"blue": "quit"},
+                      unlocked=["red", "blue"]))
+    assert gone["blue"] == ("quit",) and "lane open" in gone["red"]
     classic = facts(load(rules="classic"))
     assert not any("lane" in fact for seat in classic.values() for fact in seat)
 

@@ -91,8 +91,8 @@ def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
         facts = [out if out else f"{home}/4 home"]
         if state.timeouts[ci]:  # none yet (or no clock at all): nothing to say
             facts.append(f"timeouts {state.timeouts[ci]}/5")
-        if rules.capture_to_unlock and colour in state.unlocked:
-            facts.append("lane open")
+        if rules.capture_to_unlock and colour in state.unlocked and not out:
+            facts.append("lane open")  # (a seat that is out has no lane to speak of)
         elif rules.capture_to_unlock and not out:
             # the board's lock is drawn (hidden from a screen reader): the facts say it too,
             # so nobody has to infer a locked lane from "lane open" being absent
