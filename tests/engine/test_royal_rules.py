@@ -609,6 +609,7 @@ def test_s20_the_rider_must_go_to_balk_if_the_carrier_has_no_other_man_to_move()
     after, events = throw(state, "crown")
     assert kinds(events) == ["rolled", "captured", "extra_roll"]
     assert events[1]["reason"] == "two_crowns_forced"
+    assert "notice" not in events[1]  # his own throw: seen as it happens, like any capture
     assert men(after, "green")[0] == "balk" and after.phase == "roll" and after.turn == "red"
     assert "must go back to balk" in R.describe(events[1], {})
 
@@ -1078,6 +1079,8 @@ def test_a_seat_leaving_during_the_two_crowns_choice_can_leave_the_rider_no_choi
     after, events = play(choosing, Action("quit", seat="green"))
     assert kinds(events) == ["quit", "captured", "extra_roll"]
     assert events[1]["reason"] == "two_crowns_forced"
+    # red's choice vanished because of green's quit, not a throw of his: shown over the board
+    assert events[1]["notice"] is True
     assert "Two crowns: Red has no other man to move, so Yellow man 1 must go back to balk." \
         in told(events)
     assert men(after, "yellow") == ["balk", 13, "balk", "balk"]

@@ -971,7 +971,14 @@ class RoyalRules:
                 # space: the crown is played afresh. With no double left it is an ordinary
                 # crown; if the carrier has no other man to move any more, the rider must go to
                 # balk (a choice of one is not a choice); otherwise the new choice is said
-                return self._after_throw(state._replace(phase="move"), ti, face, events)
+                said = len(events) if events is not None else 0
+                state = self._after_throw(state._replace(phase="move"), ti, face, events)
+                for event in (events or [])[said:]:
+                    if event.get("reason") == "two_crowns_forced":
+                        # settled by another seat's leaving, not by the carrier's own throw:
+                        # his choice vanished from the screen, so it is shown, not just logged
+                        event["notice"] = True
+                return state
             if state.phase == "move" and not self._plays(state.tokens, riders, ti, face):
                 return self._after_throw(state, ti, face, events)
         return state
