@@ -196,6 +196,26 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
 
 
+MAX_SAVED_LINKS = MAX_CHAINS * CHAIN_LENGTH
+"""Links a saved room's chains hold in all at most: what a match's chains can need."""
+
+
+def saved_chains(value: Any) -> list[SecretChain]:
+    """A saved room's dice chains, read as hostile input: a list of at most ``MAX_CHAINS``
+    chains (a device commits no more in a match) of at most ``MAX_SAVED_LINKS`` links in all,
+    counted before any is built. Every link of a chain is hashed when it is read: 20 chains of
+    65,536 links, 2.3 kB of storage, cost a page's boot 1.2 s and 90 MB, and the 4 MB a room
+    may take would have held it for half an hour. DiceError otherwise."""
+    if not isinstance(value, list):
+        raise DiceError("chains: a list of chains")
+    if len(value) > MAX_CHAINS:
+        raise DiceError(f"chains: {len(value)}, at most {MAX_CHAINS} in a match")
+    lengths = [c.get("length") if isinstance(c, dict) else None for c in value]
+    if sum(n for n in lengths if type(n) is int and n > 0) > MAX_SAVED_LINKS:
+        raise DiceError(f"chains: more than {MAX_SAVED_LINKS} links in all")
+    return [SecretChain.from_json(c) for c in value]
+
+
 def saved_room_id(data: Mapping[str, Any], key: str | None = None) -> str:
     """The room id of a saved room (read as hostile input): a room id, and the one of the
     storage key it was found under (``key``, when given); ValueError otherwise. A room whose
@@ -994,9 +1014,10 @@ class HostRoom:
         try:
             room = cls(saved_room_id(data, key), data["rules"], tuple(data["seats"]), data["kinds"],
                        data["names"], _flag(data["timer"]), data["options"],
-                       _turn_seconds(data["turnSeconds"]), send,
-                       SecretChain.from_json(data["chains"][0]), data["match"])
-            room.chains = [SecretChain.from_json(c) for c in data["chains"]]
+                       _turn_seconds(data["turnSeconds"]), send, None, data["match"])
+            room.chains = saved_chains(data["chains"])
+            if not room.chains:
+                raise ValueError("chains: the host's own, at least one")
             for seat, h in data["holders"].items():
                 if seat not in room.online_seats():
                     raise ValueError(f"holder of {str(seat)[:20]}, not an online seat")
@@ -1900,7 +1921,7 @@ class GuestRoom:
             if len(secret) != 64:
                 raise ValueError("secret")
             room = cls(saved_room_id(data, key), secret, clean_name(str(data["name"])), send,
-                       [SecretChain.from_json(c) for c in data["chains"]])
+                       saved_chains(data["chains"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         seat = data.get("seat")
