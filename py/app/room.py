@@ -383,7 +383,10 @@ class HostRoom:
                  names: Mapping[str, str], timer: bool, options: Mapping[str, Any],
                  turn_seconds: float, send: Send, chain: SecretChain | None = None,
                  match: str | None = None) -> None:
-        rules_for(rules)
+        # a game these rules can seat (NotationError else): a room restored from damaged
+        # storage with a colour no rule set has, one seat, or options its rules do not offer
+        # was opened and broke only when its match began, in a guest's reveal of roll 0
+        rules_for(rules).new_game(tuple(seats), 0, options)
         self.room = room
         self.rules = rules
         self.seats = tuple(seats)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from roomkit import started_match
+from roomkit import T0, Net, started_match
 
 from app.room import GuestRoom, HostRoom
 from net.dice import MAX_CHAINS, DiceError
@@ -69,3 +69,25 @@ def test_saved_rooms_with_a_match_worth_of_chains_are_read() -> None:
     host = net.host.to_json()
     host["chains"] = host["chains"] * 3
     assert len(HostRoom.restore(host, lambda peer, text: None, net.now).chains) == 3
+
+
+def test_a_saved_host_room_whose_game_cannot_be_seated_is_refused_when_read() -> None:
+    # such a room was restored, and broke only when its match began: the seed's reveals came
+    # in, and the table its rules cannot seat raised out of the host's handling of a guest's
+    # reveal (the page's fault banner), leaving a drawn seed and no table
+    saved = Net().host.to_json()
+    for damage in ({"seats": ["red", "purple", "yellow", "blue"], "kinds": {"purple": "online"}},
+                   {"seats": ["green"], "kinds": {"green": "online"}},
+                   {"options": {"teams": True}},
+                   {"rules": "gilgiti", "seats": ["red", "yellow"], "kinds": {"yellow": "online"},
+                    "options": {"teams": True}}):
+        try:
+            HostRoom.restore(dict(saved, **damage), lambda peer, text: None, T0)
+        except DiceError as exc:
+            assert "damaged" in str(exc)
+        else:
+            raise AssertionError(f"a host room with {damage} was read")
+    room = HostRoom.restore(dict(saved, seats=["red", "yellow"], kinds={"yellow": "online"},
+                                 rules="gilgiti", options={"teams": False}),
+                            lambda peer, text: None, T0)
+    assert room.online_seats() == ["yellow"]
