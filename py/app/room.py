@@ -45,7 +45,7 @@ from ludo import (
     rules_for,
     to_act,
 )
-from ludo.notation import record_from_json, record_to_json
+from ludo.notation import Record, record_from_json, record_to_json
 from net import protocol
 from net.dice import (
     CHAIN_LENGTH,
@@ -1028,8 +1028,12 @@ class HostRoom:
                 if not isinstance(secret, str) or len(secret) != 64 \
                         or set(secret) - set("0123456789abcdef"):
                     raise ValueError(f"holder of {seat}: secret")
+                commitment = Commitment.from_json(h["commit"])
+                if commitment.participant != seat or commitment.start != 0:
+                    # as a claim is held to (on_claim): the seat's own chain, from roll 0
+                    raise ValueError(f"holder of {seat}: a chain for this seat from roll 0")
                 room.holders[seat] = Holder(secret, _name(name) or seat.capitalize(),
-                                            Commitment.from_json(h["commit"]))
+                                            commitment)
             names = {seat: _name(name) for seat, name in dict(data["names"]).items()
                      if seat in room.seats}
             # absent in rooms saved before rematches: the room's first match
@@ -1047,6 +1051,7 @@ class HostRoom:
         if data.get("record") is not None:
             record = record_from_json(data["record"])
             ledger = DiceLedger.replay(record.dice)
+            room.check_match(ledger, record)
             verified = replay_verified(record, ledger)
             try:
                 deadline = check_deadline(data.get("deadline"))
@@ -1067,11 +1072,27 @@ class HostRoom:
             room.throws = verified.throws
             room.fresh_clock_for_guest(now)
         elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
-            room.ledger = DiceLedger.replay(data["dice"])
-            if room.ledger.room != room.match:  # resume's `begin` names both: one match
+            ledger = DiceLedger.replay(data["dice"])
+            if ledger.room != room.match:  # resume's `begin` names both: one match
                 raise DiceError("the saved room is damaged (match: not the dice's)")
-            room.dice = LedgerDice(room.ledger)
+            room.check_match(ledger)
+            if ledger.rolls:  # the table begins as roll 0 is settled: its record is saved then
+                raise DiceError("the saved room is damaged (dice: settled rolls, no record)")
+            room.ledger, room.dice = ledger, LedgerDice(ledger)
         return room
+
+    def check_match(self, ledger: DiceLedger, record: Record | None = None) -> None:
+        """A saved match is this room's (DiceError else): its dice drawn by the host and the
+        room's online seats, and its record a game of the room's rules, options and seats.
+        Read without it, a saved room whose match was another's (its dice of other
+        participants) was opened, every guest refused its syncs, and the host's page broke
+        at the next roll it opened (a DiceError out of a guest's move)."""
+        if ledger.participants != tuple(self.participants()):
+            raise DiceError("the saved room is damaged (dice: not the room's participants)")
+        if record is not None and (record.rules != self.rules
+                                   or dict(record.options) != self.options
+                                   or set(record.seats) != set(self.seats)):
+            raise DiceError("the saved room is damaged (record: not the room's game)")
 
     def fresh_clock_for_guest(self, now: float) -> None:
         """After a restore: a guest on turn lost its connection when the host's page reloaded
