@@ -6,10 +6,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from roomkit import T0, Net, started_match
 
 from app.room import GuestRoom, HostRoom
-from net.dice import MAX_CHAINS, DiceError
+from net import protocol
+from net.dice import MAX_CHAINS, MAX_PARTICIPANTS, SCHEME, DiceError, DiceLedger, SecretChain, draw
+from net.record import verify_record_json
 
 
 def _guest_saved(chains: int, length: int = 65_536) -> dict[str, Any]:
@@ -91,3 +94,42 @@ def test_a_saved_host_room_whose_game_cannot_be_seated_is_refused_when_read() ->
                                  rules="gilgiti", options={"teams": False}),
                             lambda peer, text: None, T0)
     assert room.online_seats() == ["yellow"]
+
+
+def _dice_record(participants: list[str], rolls: int) -> dict[str, Any]:
+    """A dice record that verifies: one chain of the first participant reveals every roll."""
+    chain = SecretChain(b"\x07" * 32, 0, rolls + 1)
+    events: list[dict[str, Any]] = [{"commit": chain.commitment(participants[0]).to_json()}]
+    for k in range(rolls):
+        reveal, n = chain.reveal(k), 2**32 if k == 0 else 6
+        events.append({"roll": k, "n": n, "reveals": [[participants[0], reveal.hex()]],
+                       "value": draw("m", k, n, [(participants[0], reveal)])})
+    return {"scheme": SCHEME, "room": "m", "participants": participants, "minContributors": 1,
+            "events": events}
+
+
+def test_dice_records_naming_more_participants_than_a_room_has_are_refused_unread() -> None:
+    # every settled roll kept the participants missing from it: 8,000 participants over 4,000
+    # rolls (a 0.6 MB sync or file) cost 3 s and 270 MB before the participants were checked,
+    # and the 4 MB a host's sync or a record may take, minutes and tens of gigabytes
+    assert len(DiceLedger.replay(_dice_record(["host", "green"], 5)).rolls) == 5
+    many = _dice_record(["a"] + [f"p{i}" for i in range(MAX_PARTICIPANTS)], 5)
+    with pytest.raises(DiceError, match="at most 9 participants, not 10"):
+        DiceLedger.replay(many)
+    with pytest.raises(DiceError, match="at most 9 participants"):
+        verify_record_json({"format": "courtyard-ludo/record", "version": 3,
+                            "rules": "courtyard", "seats": ["red", "green"], "seed": 1,
+                            "actions": [], "dice": many})
+    with pytest.raises(DiceError, match="at most 16 characters"):
+        DiceLedger.replay(_dice_record(["host", "g" * 17], 5))
+    # and a guest refuses a host's sync that names them, before replaying its rolls
+    net = started_match(4, seed=3)
+    green = net.guests["p1"]
+    record = net.host.record_json()
+    record["dice"] = many
+    green.sync_wanted, green.synced_at = True, None
+    fields = {"record": record, "names": {}, "players": net.host.players(), "timer": False,
+              "turnSeconds": 30, "left": None, "you": green.seat, "connected": []}
+    assert not green.receive(protocol.encode("sync", net.host.peers["p1"].counter.next(),
+                                             **fields), net.now)
+    assert green.problem is not None and "at most 9 participants" in green.problem
