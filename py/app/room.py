@@ -45,7 +45,7 @@ from ludo import (
     rules_for,
     to_act,
 )
-from ludo.notation import record_from_json, record_to_json
+from ludo.notation import Record, record_from_json, record_to_json
 from net import protocol
 from net.dice import (
     CHAIN_LENGTH,
@@ -194,6 +194,26 @@ def asked_commitment(old: DiceLedger, new: DiceLedger) -> str | None:
 
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+
+
+MAX_SAVED_LINKS = MAX_CHAINS * CHAIN_LENGTH
+"""Links a saved room's chains hold in all at most: what a match's chains can need."""
+
+
+def saved_chains(value: Any) -> list[SecretChain]:
+    """A saved room's dice chains, read as hostile input: a list of at most ``MAX_CHAINS``
+    chains (a device commits no more in a match) of at most ``MAX_SAVED_LINKS`` links in all,
+    counted before any is built. Every link of a chain is hashed when it is read: 20 chains of
+    65,536 links, 2.3 kB of storage, cost a page's boot 1.2 s and 90 MB, and the 4 MB a room
+    may take would have held it for half an hour. DiceError otherwise."""
+    if not isinstance(value, list):
+        raise DiceError("chains: a list of chains")
+    if len(value) > MAX_CHAINS:
+        raise DiceError(f"chains: {len(value)}, at most {MAX_CHAINS} in a match")
+    lengths = [c.get("length") if isinstance(c, dict) else None for c in value]
+    if sum(n for n in lengths if type(n) is int and n > 0) > MAX_SAVED_LINKS:
+        raise DiceError(f"chains: more than {MAX_SAVED_LINKS} links in all")
+    return [SecretChain.from_json(c) for c in value]
 
 
 def saved_room_id(data: Mapping[str, Any], key: str | None = None) -> str:
@@ -363,7 +383,10 @@ class HostRoom:
                  names: Mapping[str, str], timer: bool, options: Mapping[str, Any],
                  turn_seconds: float, send: Send, chain: SecretChain | None = None,
                  match: str | None = None) -> None:
-        rules_for(rules)
+        # a game these rules can seat (NotationError else): a room restored from damaged
+        # storage with a colour no rule set has, one seat, or options its rules do not offer
+        # was opened and broke only when its match began, in a guest's reveal of roll 0
+        rules_for(rules).new_game(tuple(seats), 0, options)
         self.room = room
         self.rules = rules
         self.seats = tuple(seats)
@@ -994,9 +1017,10 @@ class HostRoom:
         try:
             room = cls(saved_room_id(data, key), data["rules"], tuple(data["seats"]), data["kinds"],
                        data["names"], _flag(data["timer"]), data["options"],
-                       _turn_seconds(data["turnSeconds"]), send,
-                       SecretChain.from_json(data["chains"][0]), data["match"])
-            room.chains = [SecretChain.from_json(c) for c in data["chains"]]
+                       _turn_seconds(data["turnSeconds"]), send, None, data["match"])
+            room.chains = saved_chains(data["chains"])
+            if not room.chains:
+                raise ValueError("chains: the host's own, at least one")
             for seat, h in data["holders"].items():
                 if seat not in room.online_seats():
                     raise ValueError(f"holder of {str(seat)[:20]}, not an online seat")
@@ -1004,8 +1028,12 @@ class HostRoom:
                 if not isinstance(secret, str) or len(secret) != 64 \
                         or set(secret) - set("0123456789abcdef"):
                     raise ValueError(f"holder of {seat}: secret")
+                commitment = Commitment.from_json(h["commit"])
+                if commitment.participant != seat or commitment.start != 0:
+                    # as a claim is held to (on_claim): the seat's own chain, from roll 0
+                    raise ValueError(f"holder of {seat}: a chain for this seat from roll 0")
                 room.holders[seat] = Holder(secret, _name(name) or seat.capitalize(),
-                                            Commitment.from_json(h["commit"]))
+                                            commitment)
             names = {seat: _name(name) for seat, name in dict(data["names"]).items()
                      if seat in room.seats}
             # absent in rooms saved before rematches: the room's first match
@@ -1023,6 +1051,7 @@ class HostRoom:
         if data.get("record") is not None:
             record = record_from_json(data["record"])
             ledger = DiceLedger.replay(record.dice)
+            room.check_match(ledger, record)
             verified = replay_verified(record, ledger)
             try:
                 deadline = check_deadline(data.get("deadline"))
@@ -1043,11 +1072,27 @@ class HostRoom:
             room.throws = verified.throws
             room.fresh_clock_for_guest(now)
         elif data.get("dice") is not None:  # started, but roll 0 was not settled: open it again
-            room.ledger = DiceLedger.replay(data["dice"])
-            if room.ledger.room != room.match:  # resume's `begin` names both: one match
+            ledger = DiceLedger.replay(data["dice"])
+            if ledger.room != room.match:  # resume's `begin` names both: one match
                 raise DiceError("the saved room is damaged (match: not the dice's)")
-            room.dice = LedgerDice(room.ledger)
+            room.check_match(ledger)
+            if ledger.rolls:  # the table begins as roll 0 is settled: its record is saved then
+                raise DiceError("the saved room is damaged (dice: settled rolls, no record)")
+            room.ledger, room.dice = ledger, LedgerDice(ledger)
         return room
+
+    def check_match(self, ledger: DiceLedger, record: Record | None = None) -> None:
+        """A saved match is this room's (DiceError else): its dice drawn by the host and the
+        room's online seats, and its record a game of the room's rules, options and seats.
+        Read without it, a saved room whose match was another's (its dice of other
+        participants) was opened, every guest refused its syncs, and the host's page broke
+        at the next roll it opened (a DiceError out of a guest's move)."""
+        if ledger.participants != tuple(self.participants()):
+            raise DiceError("the saved room is damaged (dice: not the room's participants)")
+        if record is not None and (record.rules != self.rules
+                                   or dict(record.options) != self.options
+                                   or set(record.seats) != set(self.seats)):
+            raise DiceError("the saved room is damaged (record: not the room's game)")
 
     def fresh_clock_for_guest(self, now: float) -> None:
         """After a restore: a guest on turn lost its connection when the host's page reloaded
@@ -1900,7 +1945,7 @@ class GuestRoom:
             if len(secret) != 64:
                 raise ValueError("secret")
             room = cls(saved_room_id(data, key), secret, clean_name(str(data["name"])), send,
-                       [SecretChain.from_json(c) for c in data["chains"]])
+                       saved_chains(data["chains"]))
         except (KeyError, TypeError, ValueError) as exc:
             raise DiceError(f"the saved room is damaged ({exc})") from None
         seat = data.get("seat")

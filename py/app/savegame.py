@@ -12,6 +12,7 @@ from typing import Any
 
 from ludo import LudoError, Record, is_over, quote, record_from_json, record_to_json
 from ludo.notation import load_json, replay_with_events
+from net.protocol import clean_name
 
 SAVE_FORMAT = "courtyard-ludo/save"
 SAVE_VERSION = 2
@@ -117,8 +118,15 @@ def decode(text: str) -> tuple[Session, list[Any], list[list[dict[str, Any]]]]:
     players = data.get("players", {})
     if not isinstance(names, dict) or not all(
             c in record.seats and isinstance(n, str) and 0 < len(n) <= MAX_NAME_LENGTH
-            and n.isprintable() for c, n in names.items()):
+            for c, n in names.items()):
         raise SaveError("The save's player names are damaged.")
+    # each name as the setup form and the network keep it (net.protocol.clean_name), which is
+    # how the app wrote it: emoji sequences keep their zero-width joiners and a flag its tag
+    # characters, which are not "printable" to Python (str.isprintable refused every save that
+    # named a player 👩‍💻 or 🏳️‍🌈, and the game was lost at the next boot); a name written
+    # otherwise (an older version, a hand) is read as that rule has it, not held against the
+    # game
+    names = {c: clean_name(n) for c, n in names.items() if clean_name(n)}
     if not isinstance(players, dict) or not all(
             c in record.seats and k in PLAYER_KINDS for c, k in players.items()):
         raise SaveError("The save's player types are damaged.")

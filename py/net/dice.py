@@ -47,6 +47,14 @@ RENEW_MARGIN = 64  # commit a successor chain when fewer links than this remain
 # them took 14 s of CPU to replay (peer review 5). The host holds its guests to it too.
 MAX_CHAINS = 64
 MAX_RANGE = 2**32  # draw() takes 1 <= n <= MAX_RANGE
+# Participants of one match, and the length of an id: a room's are the host and at most four
+# online seats, and the protocol carries at most 9 ids of 16 characters (`begin`). A record
+# read from elsewhere (a host's sync, a file for `ludo verify`) may name no more: every settled
+# roll keeps the participants missing from it, so a 4 MB record naming 200,000 participants
+# over 20,000 rolls cost its reader minutes and tens of gigabytes (8,000 over 4,000 rolls, a
+# 0.6 MB sync: 3 s and 270 MB) before anything else was checked.
+MAX_PARTICIPANTS = 9
+MAX_PARTICIPANT_ID = 16
 
 T = TypeVar("T")
 
@@ -294,8 +302,11 @@ class DiceLedger:
             raise DiceError("the room id must be a non-empty string")
         order = tuple(participants)
         # types first: set() of a list or an object from a record would raise TypeError
-        if not all(isinstance(p, str) and p for p in order):
-            raise DiceError("participants are non-empty strings")
+        if len(order) > MAX_PARTICIPANTS:
+            raise DiceError(f"at most {MAX_PARTICIPANTS} participants, not {len(order)}")
+        if not all(isinstance(p, str) and 0 < len(p) <= MAX_PARTICIPANT_ID for p in order):
+            raise DiceError(f"participants are non-empty texts of at most {MAX_PARTICIPANT_ID} "
+                            "characters")
         if not order or len(set(order)) != len(order):
             raise DiceError("participants: a non-empty list without repeats")
         if not 1 <= min_contributors <= len(order):

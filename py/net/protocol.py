@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ludo import LudoError
@@ -301,21 +301,33 @@ def graphemes(text: str) -> list[str]:
     A base character keeps what joins it: combining marks, variation selectors, skin tones,
     tag characters, zero-width joiners and the character after one, and regional indicator
     pairs (flags)."""
-    clusters: list[str] = []
+    return list(_clusters(text))
+
+
+def _clusters(text: str) -> Iterator[str]:
+    """:func:`graphemes` one at a time, in time linear in the length of ``text`` however
+    long a cluster is (a host's 4 MB name of joiners is one cluster: growing it one code
+    point at a time, as a string, took time quadratic in its length), so that a caller that
+    wants only the first few stops early."""
+    start = 0
     join_next = False
-    for ch in text:
+    flag_open = False  # the cluster so far is one regional indicator, waiting for its pair
+    for i, ch in enumerate(text):
         code = ord(ch)
         joins = (unicodedata.combining(ch) or 0xFE00 <= code <= 0xFE0F
                  or 0x1F3FB <= code <= 0x1F3FF or 0xE0020 <= code <= 0xE007F
                  or code == 0x200D or unicodedata.category(ch) in ("Me", "Mn", "Mc"))
-        flag_pair = (0x1F1E6 <= code <= 0x1F1FF and bool(clusters)
-                     and len(clusters[-1]) == 1 and 0x1F1E6 <= ord(clusters[-1]) <= 0x1F1FF)
-        if clusters and (joins or join_next or flag_pair):
-            clusters[-1] += ch
+        indicator = 0x1F1E6 <= code <= 0x1F1FF
+        if i > 0 and (joins or join_next or (indicator and flag_open)):
+            flag_open = False
         else:
-            clusters.append(ch)
+            if i > 0:
+                yield text[start:i]
+            start = i
+            flag_open = indicator
         join_next = code == 0x200D
-    return clusters
+    if text:
+        yield text[start:]
 
 
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -364,7 +376,7 @@ def cut(text: str, points: int, whole: int | None = None) -> str:
     ``whole`` graphemes, if given)."""
     kept: list[str] = []
     used = 0
-    for cluster in graphemes(text):
+    for cluster in _clusters(text):
         if (whole is not None and len(kept) >= whole) or used + len(cluster) > points:
             break
         kept.append(cluster)
@@ -372,12 +384,29 @@ def cut(text: str, points: int, whole: int | None = None) -> str:
     return "".join(kept)
 
 
+MAX_READ = 1024
+"""Code points of a name or a peer's words read at most (whole graphemes): what is kept is far
+shorter (``MAX_NAME``, a notice's few hundred), and a peer's text may be megabytes (a host's
+sync carries the names in an object of any size): reading all of it, character by character,
+cost seconds."""
+
+
+def _head(text: str, most: int) -> str:
+    """The start of ``text`` of whole graphemes within ``most`` code points (all of it when it
+    is no longer). The grapheme that the limit cuts is left out whole: a name of one grapheme
+    longer than any name may be is no name, as :func:`cut` has it."""
+    if len(text) <= most:
+        return text
+    clusters = graphemes(text[:most + 1])
+    return "".join(clusters[:-1])
+
+
 def clean_name(text: str) -> str:
     """A name as the network keeps it (see the module's text); "" when nothing is left."""
     if not isinstance(text, str):
         return ""
     # (a joiner at either end joins nothing: "Greeny" + U+200D would pass for "Greeny")
-    name = cut(_printable(text), MAX_NAME, NAME_LENGTH).strip(" \u200c\u200d")
+    name = cut(_printable(_head(text, MAX_READ)), MAX_NAME, NAME_LENGTH).strip(" \u200c\u200d")
     return name if _visible(name) else ""  # a name nobody can see is no name
 
 
@@ -386,4 +415,4 @@ def clean_text(text: str, points: int) -> str:
     ``points`` code points, cut between whole graphemes."""
     if not isinstance(text, str):
         return ""
-    return cut(_printable(text), points).strip()
+    return cut(_printable(_head(text, max(MAX_READ, 4 * points))), points).strip()

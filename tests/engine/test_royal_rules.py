@@ -794,7 +794,7 @@ def test_s26_no_man_plays_into_a_space_held_by_a_double():
     carrier = load(men={"red": [5, "balk", "balk", "balk"], "blue": [5, "balk", "balk", "balk"],
                         "green": [8, "balk", "balk", "balk"],
                         "yellow": [8, "balk", "balk", "balk"]},
-                   doubles=[(("green", 0), ("yellow", 0)), (("red", 0), ("blue", 0))])
+                   doubles=[(("red", 0), ("blue", 0)), (("green", 0), ("yellow", 0))])
     after, events = throw(carrier, 3)
     assert events[1]["type"] == "no_move"
 

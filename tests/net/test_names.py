@@ -4,14 +4,16 @@ passes every guest's check, and a name is only ever cut between whole characters
 from __future__ import annotations
 
 import random
+import time
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from roomkit import Net, started_match
 
-from app.room import HostRoom
+from app.room import GUEST_SYNC_GAP_MS, HostRoom
 from net import protocol
-from net.protocol import NAME_LENGTH, clean_name, graphemes
+from net.protocol import NAME_LENGTH, clean_name, clean_text, graphemes
 from net.protocol import _printable as clean_name_printable
 
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"  # 7 code points, 1 grapheme
@@ -111,3 +113,50 @@ def test_a_guest_claiming_with_an_invisible_name_gets_the_seats_name() -> None:
     assert green.seat == "green"
     assert net.host.holders["green"].name == "Green"
     assert [r["name"] for r in green.lobby["seats"]][:2] == ["", "Green"]
+
+
+JOINED = "a\u200d" * 300_000  # one grapheme of 600,000 code points: 2.1 MB as JSON
+
+
+def _asked_sync(net: Any, peer: str, names: dict[str, str]) -> bool:
+    """The host answers the guest's resync with a record whose names are ``names``."""
+    guest = net.guests[peer]
+    net.now += GUEST_SYNC_GAP_MS
+    guest.ask_sync()
+    net.queue.clear()
+    fields = {"record": net.host.record_json(), "names": names, "players": net.host.players(),
+              "timer": False, "turnSeconds": 30, "left": None, "you": guest.seat,
+              "connected": [], "first": 0}
+    text = protocol.encode("sync", net.host.peers[peer].counter.next(), **fields)
+    assert len(text) <= protocol.MAX_HOST_BYTES
+    accepted = False
+    for part in protocol.frames(text):
+        accepted = guest.receive(part, net.now)
+    return accepted
+
+
+def test_a_hosts_sync_with_a_megabyte_name_is_read_in_moments() -> None:
+    # The names of a sync are an object of any size (up to the host's 4 MiB); each was cleaned
+    # by a grapheme split that grew one cluster a code point at a time: a name of 600,000
+    # joined code points and one of 200,000 accents held the guest's page for 59 s (CPython;
+    # Pyodide is slower)
+    net = started_match(20, seed=3)
+    guest = net.guests["p1"]
+    started = time.perf_counter()
+    assert _asked_sync(net, "p1", {"red": JOINED, "green": "Ada" + "\u0301" * 200_000})
+    assert time.perf_counter() - started < 5.0  # (about 1 s here, the 3 MB parsed and checked)
+    assert guest.problem is None, guest.problem
+    assert guest.table is not None and "red" not in guest.table.names
+
+
+def test_names_and_words_of_any_length_are_cleaned_in_moments() -> None:
+    started = time.perf_counter()
+    for text in (JOINED, "\u0301" * 600_000, "\U0001F1E6" * 600_000, "Ada " * 500_000,
+                 "\u200b" * 600_000 + "Ada", "\U0001F3F4" + "\U000E0067" * 600_000):
+        assert len(clean_name(text)) <= protocol.MAX_NAME
+        assert len(clean_text(text, 120)) <= 120
+    assert time.perf_counter() - started < 2.0
+    # what a long text keeps is the start of what it says, whole graphemes only
+    assert clean_name("Ada" + " " * 700 + "Lovelace" + "x" * 5000) == "Ada Lovelace" + "x" * 8
+    assert clean_name("e\u0301" * 5000) == "e\u0301" * 20
+    assert clean_text("\U0001F1E6\U0001F1E8" * 3000, 7) == "\U0001F1E6\U0001F1E8" * 3

@@ -1247,6 +1247,12 @@ class _PositionReader:
             if tokens[rc][rt] != place:
                 raise NotationError(f"{name}.rider", "must stand on its carrier's space")
             riders.append((rc, rt, cc, ct))
+        carriers = [(cc, ct) for _, _, cc, ct in riders]
+        if carriers != sorted(carriers):
+            # as the writer lists them: read in another order, a position would not round-trip
+            listed = ", ".join(f"{COLOURS[cc]} {ct}" for cc, ct in sorted(carriers))
+            raise NotationError("doubles", f"must be listed by carrier, colours clockwise and "
+                                f"then men in order: {listed}")
         return tuple(sorted(riders))
 
     def check_places(self, tokens: list[tuple[int, ...]],
