@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ludo import LudoError
+from ludo.geometry import COLOURS
 from ludo.notation import load_json
 
 VERSION = 1
@@ -85,7 +86,14 @@ def _opt(check: Check) -> Check:
 
 
 def _seat(v: Any) -> bool:
-    return isinstance(v, str) and 0 < len(v) <= 16 and v.isalpha() and v.islower()
+    # a colour of the board (every rule set seats the same four): a hostile host's lobby listed
+    # "ß" or "é" as seats on the room screen before a guest's match checks refused it
+    return isinstance(v, str) and v in COLOURS
+
+
+def _seat_rows(v: Any) -> bool:
+    """A lobby's seats: at most one row per colour."""
+    return _list_of(_seat_row, len(COLOURS))(v) and len({row["seat"] for row in v}) == len(v)
 
 
 def _list_of(check: Check, most: int) -> Check:
@@ -132,7 +140,7 @@ GUEST_MESSAGES: dict[str, dict[str, Check]] = {
 # Messages the host sends to a guest.
 HOST_MESSAGES: dict[str, dict[str, Check]] = {
     "lobby": {"rules": _str(32), "options": _obj, "timer": lambda v: isinstance(v, bool),
-              "seats": _list_of(_seat_row, 8), "started": lambda v: isinstance(v, bool),
+              "seats": _seat_rows, "started": lambda v: isinstance(v, bool),
               "you": _opt(_seat)},
     "begin": {"match": _str(64), "participants": _list_of(_str(16), 9),
               "commits": _list_of(_commitment, 9), "first": _FIRST},

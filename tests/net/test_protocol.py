@@ -299,3 +299,20 @@ def test_the_match_still_plays_after_the_forgeries() -> None:
         assert g.table is not None
         assert g.table.position_text() == net.host.table.position_text()
     assert protocol.VERSION == 1
+
+
+def test_a_seat_is_a_colour_and_a_lobby_lists_each_seat_once() -> None:
+    row = {"seat": "red", "kind": "online", "name": "Ada", "taken": False, "here": False}
+    lobby = {"rules": "courtyard", "options": {}, "timer": True, "seats": [row],
+             "started": False, "you": None}
+    decode(encode("lobby", 1, **lobby), HOST_MESSAGES, MAX_HOST_BYTES)
+    for seats in ([{**row, "seat": "ß"}], [{**row, "seat": "purple"}], [row, row],
+                  [row, {**row, "kind": "person"}]):
+        with pytest.raises(ProtocolError) as caught:
+            decode(encode("lobby", 1, **{**lobby, "seats": seats}), HOST_MESSAGES,
+                   MAX_HOST_BYTES)
+        assert caught.value.code == "bad-schema", seats
+    with pytest.raises(ProtocolError):
+        decode(encode("claim", 2, seat="é", name="Bo",
+                      commit={"participant": "g1", "head": HEX, "start": 0, "length": 8}),
+               GUEST_MESSAGES, MAX_GUEST_BYTES)
