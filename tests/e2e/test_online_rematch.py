@@ -140,12 +140,19 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     _reload(host)
     host.wait_for_selector("#dlg-winner[open]", timeout=60_000)
     assert host.is_visible("#winner-rematch")
-    for page in (guest, watcher):  # back at the old match's end, waiting for the host
-        page.wait_for_selector("#dlg-winner[open]", timeout=60_000)
-        text = page.inner_text("#winner-text")
-        assert page.is_hidden("#winner-rematch") and text.endswith(
-            "Waiting for the host to start a rematch: you will follow them into it. Home "
-            "leaves the table."), text
+    # the spectator's page is back at the old match's end, waiting for the host; the guest's,
+    # which quit and so went Home, back at Home, where its player was (it follows the rematch
+    # from there, below)
+    watcher.wait_for_selector("#dlg-winner[open]", timeout=60_000)
+    text = watcher.inner_text("#winner-text")
+    assert watcher.is_hidden("#winner-rematch") and text.endswith(
+        "Waiting for the host to start a rematch: you will follow them into it. Home "
+        "leaves the table."), text
+    guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                            timeout=60_000)
+    guest.wait_for_selector("#screen-home:not([hidden])", timeout=10_000)
+    assert guest.locator("dialog[open]").count() == 0
+    for page in (guest, watcher):
         assert facts(page)["match"] == old, facts(page)
     # (b) the host presses Rematch and reloads at once, while the seats commit their chains
     # (the guest's page is kept busy meanwhile, so that its claim cannot come first; it has
