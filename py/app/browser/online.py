@@ -47,6 +47,7 @@ OFFLINE = "Online rooms need an internet connection."
 
 ROOM_PREFIX = "courtyard-ludo/room/"
 SAVED_ROOMS_KEY = "courtyard-ludo/rooms"  # "<role>/<id>" of the saved rooms, latest first
+HANDOVER_CHANNEL = "courtyard-ludo/handover"  # a refused save, to the tab that takes the table
 
 
 def _room_key(role: str, room: str) -> str:
@@ -175,7 +176,10 @@ class Online:
         self.table_match: str | None = None  # the match of the table this page shows
         self.save_timer: Timeout | None = None  # a guest's save, soon (see changed)
         self.suspended = False  # another tab of this browser holds the room now (suspend)
-        self.home_at_sync = False  # a guest's page opened at Home: there, not the table, at sync
+        # a guest's page that opened at Home: the first state id of the match its player left
+        # there, whose table (at the host's sync) it shows at Home, not at the table
+        self.home_at_sync: int | None = None
+        self.unkept: str | None = None  # the room's last save, if storage refused it (full)
         try:
             url = signal_url(str(window.location.href), read_setting(document))
         except SignallingError as exc:
@@ -267,7 +271,8 @@ class Online:
             # a page that opened where its player was away from the match, at Home, goes
             # there instead (a reload at Home went to the table once the host's sync came)
             first = not self.playing or self.room.ledger.room != self.table_match
-            at_home, self.home_at_sync = self.home_at_sync, False
+            at_home = self.home_at_sync is not None and self.home_at_sync == self.room.first
+            self.home_at_sync = None  # (a rematch begun meanwhile is followed to its table)
             self.ctl.take_table(table, self)
             if first and not at_home:
                 self.ctl.go("table")
@@ -335,7 +340,8 @@ class Online:
         if self.suspended:  # the tab that holds the room now writes it
             return
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
-        storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
+        text = json.dumps(self.room.to_json())
+        self.unkept = None if storage.put(_room_key(self.role, self.id), text) else text
         storage.put(_key_key(self.role, self.id),
                     self.key.to_text() if self.key is not None else self.fingerprint)
         _forget_old_rooms(f"{self.role}/{self.id}")
@@ -477,11 +483,20 @@ class OnlineController(Controller):
     def __init__(self) -> None:
         super().__init__()
         self.online: Online | None = None
+        self.channel: Any = None  # to this browser's other tabs of the game (on_handover)
 
     def step_aside(self) -> None:
         if self.online is not None:  # the tab that took the table opens the room itself
-            self.online.suspend()
-            set_text("tab-banner-text", self.online.status)
+            o = self.online
+            if o.unkept is not None and self.channel is not None:
+                # storage refused this tab's last save of the room (full): the tab that
+                # took the table hears it by the channel instead of a storage event, and
+                # takes it as it takes a later save (take_newer_save); a rematch's claim
+                # made here in the handover was lost else (docs/online.md, "Rematch")
+                self.channel.postMessage(json.dumps({"key": _room_key(o.role, o.id),
+                                                     "value": o.unkept}))
+            o.suspend()
+            set_text("tab-banner-text", o.status)
         super().step_aside()
         self.draw_room()  # (its status too: it said "Connected." still)
         self.refresh_winner()
@@ -510,8 +525,6 @@ class OnlineController(Controller):
         the table from, written before that tab stepped aside (Online's room.outdated_by):
         it read the room a moment before, and that tab may have played on meanwhile, a
         rematch's claim among what it did (docs/online.md, "Rematch")."""
-        from ..room import GuestRoom, HostRoom, saved_room_refusal
-
         o = self.online
         key, value = text_of(event.key), text_of(event.newValue)
         if o is None or key not in (SESSION_KEY, _room_key(o.role, o.id)):
@@ -527,6 +540,27 @@ class OnlineController(Controller):
             return
         if key == SESSION_KEY or value is None:
             return
+        self.take_newer_save(o, value)
+
+    def on_handover(self, event: Any) -> None:
+        """Another tab's save of its room that storage refused, sent as it stepped aside
+        (step_aside): taken as a storage event's would be. Read as hostile input."""
+        o = self.online
+        try:
+            # (the room's text inside a JSON string: its quotes escaped, hence twice)
+            data = load_json(str(event.data), "room", 2 * MAX_ROOM_STATE)
+            key, value = data["key"], data["value"]
+        except Exception:  # noqa: BLE001 - not a hand-over this page can read: ignored
+            return
+        if o is not None and not o.suspended and key == _room_key(o.role, o.id) \
+                and isinstance(value, str):
+            self.take_newer_save(o, value)
+
+    def take_newer_save(self, o: Online, value: str) -> None:
+        """Take ``value``, the room as the tab this one took the table from saved it after
+        this tab read it, if the room says it is newer (outdated_by) and it restores."""
+        from ..room import GuestRoom, HostRoom, saved_room_refusal
+
         try:
             saved = load_json(value, "room", MAX_ROOM_STATE)
             if not o.room.outdated_by(saved) or saved_room_refusal(saved, o.id) is not None:
@@ -597,6 +631,11 @@ class OnlineController(Controller):
         on(el("online-dice"), "toggle", lambda e: self.draw_online())
         on(el("dlg-leave"), "close", self.on_leave_closed)
         on(window, "storage", self.on_room_storage)
+        try:  # (before the table is claimed below: a tab stepping aside for it may send)
+            self.channel = window.BroadcastChannel.new(HANDOVER_CHANNEL)
+            on(self.channel, "message", self.on_handover)
+        except Exception as exc:  # noqa: BLE001 - without it, a refused save is not handed over
+            window.console.warn(f"no channel between tabs: {exc}")
         on(window, "online", lambda e: self.draw_room())
         on(window, "offline", lambda e: self.draw_room())
         el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
@@ -691,7 +730,7 @@ class OnlineController(Controller):
         elif role == "guest" and where != "room" and room.page_screen() == "home":
             # a guest's table comes with the host's sync: meanwhile the room screen says
             # what it waits for (Home would offer this device's own game), then Home
-            online.home_at_sync = True
+            online.home_at_sync = room.first
         self.show_room()
 
     def close_room(self, linger_ms: int = 0) -> None:
