@@ -1170,6 +1170,10 @@ class GuestRoom:
         self.asked: str | None = None  # a seat claimed, not yet confirmed by a lobby
         self.watching = False
         self.table: FollowerTable | None = None
+        # Where this device's player was in the match, "table" or "home" (the page sets its
+        # table's, Session.screen): kept with the room, as the host's is, so that a page that
+        # opens again opens there (it followed the host's sync onto the table from Home)
+        self.screen = "table"
         self.ledger: DiceLedger | None = None
         self.dice: LedgerDice | None = None
         self.turn_seconds = 30.0
@@ -1728,7 +1732,7 @@ class GuestRoom:
                  if s in seats and isinstance(n, str) and clean_name(n)}
         left = body["left"]
         session = Session(record._replace(dice=None), names, players, body["timer"],
-                          None if left is None else now + left, "table")
+                          None if left is None else now + left, self.page_screen())
         # the start of the turn under way was not seen here: the host's word is all there is
         self.own_deadline, self.own_from = session.deadline, now
         self.turn_seconds = float(body["turnSeconds"])
@@ -1927,10 +1931,14 @@ class GuestRoom:
                 "asked": self.asked, "match": self.match, "first": self.first,
                 "hostSeen": self.host_seen,
                 "quitSent": self.quit_sent, "forcedQuit": self.forced_quit,
-                "earlyTimeouts": self.early_timeouts,
+                "earlyTimeouts": self.early_timeouts, "screen": self.page_screen(),
                 "clock": None if self.clock is None else {
                     "match": self.clock[0], "timer": self.clock[1],
                     "turnSeconds": self.clock[2]}}
+
+    def page_screen(self) -> str:
+        """Where this device's player is in the match: its table's, else as kept."""
+        return self.table.session.screen if self.table is not None else self.screen
 
     @classmethod
     def restore(cls, data: Any, send: Callable[[str], None],
@@ -1968,6 +1976,7 @@ class GuestRoom:
             room.problem = ("The host made your seat leave the match: you did not ask to "
                             "leave from this device.")
         room.clock = _saved_clock(data.get("clock"))  # absent in rooms saved before it was
+        room.screen = "home" if data.get("screen") == "home" else "table"  # (likewise)
         early = data.get("earlyTimeouts")
         if isinstance(early, dict):
             room.early_timeouts = {s: n for s, n in list(early.items())[:8]

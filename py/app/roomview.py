@@ -288,6 +288,13 @@ def host_away_text(ms: float) -> str:
 # (docs/online.md, "The game opened again in a second tab of the same browser")
 ASIDE_SAME = ("This room is open in another tab of this browser. Play here brings it back to "
               "this tab.")
+# Its room screen, whose buttons would act on a room it no longer plays (a host's Start the
+# match or Rematch, a guest's seats): disabled, and why; and what its Leave does
+ASIDE_HINT = ("This tab does not play now: nothing in this room can be started or changed "
+              "from it. Leave the room leaves it in this tab only.")
+# Its banner once it has left the room that way: the tab that plays keeps what it plays
+LEFT_ASIDE = ("You left the room in this tab only; another tab of this browser plays now. "
+              "Play here plays in this tab what that tab plays.")
 
 
 def aside_text(same: bool, kept: bool, other: bool) -> str:

@@ -378,3 +378,34 @@ def test_a_peers_unreadable_offer_closes_the_link_and_a_bad_candidate_is_left_ou
     asyncio.run(scenario())
     assert closed == ["dddddddddddd"]
     assert len(rtc.warnings) == 3 and "offer failed" in rtc.warnings[-1]
+
+
+# -- a transport stopped by its page ------------------------------------------------------------
+
+
+def test_a_stopped_guests_transport_calls_nobody_when_its_host_link_closes(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A guest's tab that steps aside (another tab of the browser took the table) stops its
+    # transport: the signalling socket first, whose own close comes later, then the links.
+    # Before, the host link's close called the host again at once (the page still had its
+    # peer id then): a new RTCPeerConnection in a stopped transport, whose offer never went
+    # out and which nothing closed.
+    monkeypatch.setattr(rtc, "Link", FakeLink)
+    FakeLink.made = 0
+    host_peer = "bbbbbbbbbbbb"
+    closed: list[str] = []
+    guest = rtc.Transport("", ROOM, "guest", lambda p: None, lambda p, t: None, closed.append,
+                          lambda s: None, fingerprint="A" * 22)
+    guest.signal.peer = GUEST
+    guest.claims = [host_peer]
+    guest._seek()  # the call to the host, which proves its key
+    assert FakeLink.made == 1
+    guest.host = host_peer
+    pending = len(rtc.timers)  # (the first call's check, CALL_AGAIN_S later)
+    guest.stop()
+    assert closed == [host_peer]  # the page is told its host link closed, as before
+    assert FakeLink.made == 1 and guest.links == {}
+    assert len(rtc.timers) == pending  # nor is a call again left pending
+    for timer in rtc.timers:  # and the first call's check calls nobody again either
+        timer()
+    assert FakeLink.made == 1

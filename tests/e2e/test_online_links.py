@@ -230,3 +230,137 @@ def test_a_tab_whose_lobby_another_tab_left_plays_this_devices_own_game_from_pla
     assert facts(host)["room"] is None and "#room=" not in host.url
     other.wait_for_selector("#tab-banner:not([hidden])")
     assert host.errors == [] and other.errors == []
+
+
+def _stored(page: Page, key: str) -> str | None:
+    return page.evaluate("key => localStorage.getItem(key)", key)
+
+
+SESSION = "courtyard-ludo/online"
+# A tab that stepped aside and left its room (its Leave), and its room screen's hint
+# (app.roomview.LEFT_ASIDE, ASIDE_HINT)
+LEFT_ASIDE = ("You left the room in this tab only; another tab of this browser plays now. "
+              "Play here plays in this tab what that tab plays.")
+ASIDE_HINT = ("This tab does not play now: nothing in this room can be started or changed "
+              "from it. Leave the room leaves it in this tab only.")
+
+
+def test_leaving_a_room_in_a_tab_that_stepped_aside_takes_only_that_tab_out(
+        browser: Browser, server_url: str) -> None:
+    """A host's lobby with a guest seated; a second tab of the host's browser takes it, and
+    the first tab's Leave (and later another room's link opened in the tab that stepped
+    aside) takes only that tab out: the session and the saved lobby stay the playing tab's,
+    which plays on with its guest. Before, that Leave deleted both from under the tab that
+    played, and the link did too, then wrote its own room over the session while the other
+    tab still played."""
+    host, link = create_room(browser, server_url, {"red": "human", "green": "online"})
+    guest = join(browser, link, "Gus", "green")
+    room = facts(host)["room"]
+    saved = f"courtyard-ludo/room/host/{room}"
+    other = _second_tab(host, server_url + PARAMS)
+    other.wait_for_selector("#screen-room:not([hidden])")
+    _says(host, SAME)
+    other.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                            timeout=60_000)
+    # (a) the room screen of the tab that stepped aside: Start is not offered as if it could
+    # start the match, and the hint says why and what Leave does
+    assert host.is_visible("#btn-room-start") and host.is_disabled("#btn-room-start")
+    assert host.text_content("#room-hint") == ASIDE_HINT
+    host.click("#btn-room-leave")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    assert _stored(host, SESSION) is not None and _stored(host, saved) is not None
+    assert host.text_content("#tab-banner-text") == LEFT_ASIDE
+    assert host.is_visible("#tab-banner") and facts(host)["room"] is None
+    other.wait_for_timeout(1000)  # (a lobby's close would have reached the guest by now)
+    assert facts(other)["room"] == room and other.is_hidden("#tab-banner")
+    assert facts(other)["connected"] == ["green"] and facts(guest)["connected"]
+    # (b) its Play here plays what the other tab plays: the lobby, which that tab lets go of
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_function("room => JSON.parse(window.ludo.online()).room === room", arg=room)
+    _says(other, SAME)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    # (c) another room's link opened in the tab that stepped aside: it takes the table first,
+    # and the lobby stays saved for the tab it leaves, which says so
+    _open_other_room(other)
+    assert other.is_hidden("#tab-banner")
+    _says(host, OTHER_ROOM_OPEN)
+    assert _stored(host, saved) is not None
+    assert OTHER_ROOM in (_stored(host, SESSION) or "")
+    assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_tab_that_stepped_aside_offers_no_quit_nor_rematch_it_cannot_play(
+        browser: Browser, server_url: str) -> None:
+    """The host's first tab steps aside from a match (a second tab took it): its Quit says
+    what Play here does instead of quitting in this tab's memory alone. Later, over the
+    match's end, its winner dialog offers no Rematch (it started a match in its memory
+    alone, silently) and says what Play here does, and its room screen's Rematch is there
+    but disabled, with why."""
+    host, guest, link = _match_under_way(browser, server_url)
+    other = _second_tab(host, server_url + PARAMS)
+    other.wait_for_selector("#screen-table:not([hidden])")
+    _says(host, SAME)
+    host.click("#btn-quit")
+    host.wait_for_selector("#board-notice:not([hidden])")
+    assert host.text_content("#board-notice") == SAME
+    assert host.locator("dialog[open]").count() == 0
+    assert not facts(host)["over"]
+    # the first tab plays again; the guest quits, the host wins (its dialog offers Rematch)
+    host.click("#btn-play-here")
+    host.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    guest.click("#btn-quit")
+    guest.click("#dlg-quit button[value='confirm']")
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    assert host.is_visible("#winner-rematch")
+    # the second tab takes the table: the first tab's open dialog says what is true now
+    other.click("#btn-play-here")
+    other.wait_for_selector("#tab-banner", state="hidden")
+    host.wait_for_selector("#tab-banner:not([hidden])", state="attached")
+    host.wait_for_function("w => document.getElementById('winner-text').textContent"
+                           ".endsWith(w)", arg=SAME)
+    assert host.is_hidden("#winner-rematch")
+    host.click("#winner-home")
+    host.wait_for_selector("#screen-home:not([hidden])")
+    host.evaluate("h => { location.hash = h; }", "#" + link.split("#", 1)[1])
+    host.wait_for_selector("#screen-room:not([hidden])")
+    assert host.inner_text("#btn-room-start") == "Rematch"
+    assert host.is_disabled("#btn-room-start")
+    assert host.text_content("#room-hint") == ASIDE_HINT
+    assert host.errors == [] and guest.errors == [] and other.errors == []
+
+
+def test_a_reload_at_home_during_a_match_opens_home_with_the_match_to_resume(
+        browser: Browser, server_url: str) -> None:
+    """A player goes Home from the room's match (its device saves the match so) and the page
+    reloads: it opens at Home, where Resume takes it back to the match, as the local game's
+    page does; it opened the room screen, where the player had not been. The host's page
+    and a guest's."""
+    host, guest, link = _match_under_way(browser, server_url)
+    room = facts(host)["room"]
+    for page in (host, guest):
+        page.click("#btn-home")
+        page.wait_for_selector("#screen-home:not([hidden])")
+        page.reload()
+        page.wait_for_selector("html[data-ready='1']", state="attached", timeout=BOOT_MS)
+        page.wait_for_function("room => JSON.parse(window.ludo.online()).room === room",
+                               arg=room)
+        # (a guest's page waits on the room screen for its host's sync, which brings the
+        # match: then Home, not the table)
+        page.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                               timeout=60_000)
+        page.wait_for_selector("#screen-home:not([hidden])", timeout=10_000)
+        assert page.is_hidden("#screen-room") and page.is_hidden("#screen-table"), page.url
+        assert page.url.endswith("#home") and page.is_visible("#btn-resume")
+    guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
+    for page in (host, guest):
+        page.click("#btn-resume")
+        page.wait_for_selector("#screen-table:not([hidden])")
+    moved = facts(host)["version"]
+    play_to_end(host, [host, guest], limit_s=120, version=moved + 2)
+    same_position([host, guest])
+    assert host.errors == [] and guest.errors == []

@@ -140,12 +140,19 @@ def test_pages_that_reload_around_a_rematch_come_back_to_the_new_match(
     _reload(host)
     host.wait_for_selector("#dlg-winner[open]", timeout=60_000)
     assert host.is_visible("#winner-rematch")
-    for page in (guest, watcher):  # back at the old match's end, waiting for the host
-        page.wait_for_selector("#dlg-winner[open]", timeout=60_000)
-        text = page.inner_text("#winner-text")
-        assert page.is_hidden("#winner-rematch") and text.endswith(
-            "Waiting for the host to start a rematch: you will follow them into it. Home "
-            "leaves the table."), text
+    # the spectator's page is back at the old match's end, waiting for the host; the guest's,
+    # which quit and so went Home, back at Home, where its player was (it follows the rematch
+    # from there, below)
+    watcher.wait_for_selector("#dlg-winner[open]", timeout=60_000)
+    text = watcher.inner_text("#winner-text")
+    assert watcher.is_hidden("#winner-rematch") and text.endswith(
+        "Waiting for the host to start a rematch: you will follow them into it. Home "
+        "leaves the table."), text
+    guest.wait_for_function("JSON.parse(window.ludo.online()).version !== null",
+                            timeout=60_000)
+    guest.wait_for_selector("#screen-home:not([hidden])", timeout=10_000)
+    assert guest.locator("dialog[open]").count() == 0
+    for page in (guest, watcher):
         assert facts(page)["match"] == old, facts(page)
     # (b) the host presses Rematch and reloads at once, while the seats commit their chains
     # (the guest's page is kept busy meanwhile, so that its claim cannot come first; it has
@@ -348,3 +355,46 @@ def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
     _at_new_match(old, past, seats)
     host.wait_for_selector("#tab-banner:not([hidden])")
     _no_faults(host, host2, second)
+
+
+# A full storage, in one tab: its saves of a guest's room are refused (as when a save grows
+# past the browser's quota), everything else is stored
+REFUSE_ROOM_SAVES = """() => {
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (String(key).startsWith('courtyard-ludo/room/guest/'))
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return setItem.call(this, key, value);
+  };
+}"""
+
+
+def test_a_rematch_claim_that_storage_refused_reaches_the_tab_that_takes_the_table(
+        browser: Browser, server_url: str) -> None:
+    """As part (a) above, with the guest's first tab unable to save its room (storage full):
+    its claim of the seat, made in the handover, reaches the second tab all the same, which
+    plays the new match. Before, no storage event carried it (storage took nothing), and the
+    second tab refused the match begun with that claim ("...your seat cannot be played from
+    here")."""
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    for page in (host, guest):
+        _watch_console(page)
+    play_to_end(host, [host, guest], max_actions=2)
+    _quit(guest)
+    old, past = _ended(host, [])
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
+    guest.evaluate(REFUSE_ROOM_SAVES)
+    began = time.monotonic()
+    _busy(guest, BUSY_MS)
+    host.click("#winner-rematch")
+    second = _open(guest.context, server_url + PARAMS)
+    left_ms = BUSY_MS - (time.monotonic() - began) * 1000
+    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
+    _busy(second, int(left_ms) + 3000)
+    _at_new_match(old, past, {host: ("red", QUIT), second: ("yellow", QUIT)})
+    guest.wait_for_selector("#tab-banner:not([hidden])")
+    _no_faults(host, second, guest)

@@ -111,3 +111,31 @@ def test_a_host_s_new_tab_takes_the_rematch_its_first_tab_began() -> None:
     assert tab.table is not None and not tab.outdated_by(written)
     net.play_to_end(seed=8)
     _same_everywhere(net)
+
+
+def test_a_guest_s_device_keeps_where_its_player_was_in_the_match() -> None:
+    # A guest's page that goes Home from the match, then reloads, opens at Home (its Resume is
+    # the match), as the host's does: the guest's saved room keeps where the player was, and
+    # the table the host's sync brings is there too. Before, only the host's room kept it, and
+    # a guest's reload at Home went to the table once the sync came.
+    net = Net(seats=("red", "green"), kinds={"green": "online"})
+    net.seat_all()
+    net.host.start(net.now)
+    net.pump()
+    guest = net.guests["p1"]
+    assert guest.table is not None and guest.page_screen() == "table"
+    guest.table.session.screen = "home"  # the page went Home (Controller.route)
+    saved = _saved(guest)
+    assert saved["screen"] == "home"
+    net.cut("p1")
+    again = _guest_tab(net, "p1", saved)
+    assert again.table is None and again.page_screen() == "home"
+    net.connect("p1")
+    assert again.table is not None and again.table.session.screen == "home"
+    # a later sync of the same match (a new connection) keeps it too
+    net.cut("p1")
+    net.connect("p1")
+    assert again.table.session.screen == "home" and _saved(again)["screen"] == "home"
+    # anything else kept there is read as the table (a damaged or an older save)
+    for value in ("rules", 3, None):
+        assert _guest_tab(net, "p2", {**saved, "screen": value}).page_screen() == "table"

@@ -47,6 +47,7 @@ OFFLINE = "Online rooms need an internet connection."
 
 ROOM_PREFIX = "courtyard-ludo/room/"
 SAVED_ROOMS_KEY = "courtyard-ludo/rooms"  # "<role>/<id>" of the saved rooms, latest first
+HANDOVER_CHANNEL = "courtyard-ludo/handover"  # a refused save, to the tab that takes the table
 
 
 def _room_key(role: str, room: str) -> str:
@@ -175,6 +176,10 @@ class Online:
         self.table_match: str | None = None  # the match of the table this page shows
         self.save_timer: Timeout | None = None  # a guest's save, soon (see changed)
         self.suspended = False  # another tab of this browser holds the room now (suspend)
+        # a guest's page that opened at Home: the first state id of the match its player left
+        # there, whose table (at the host's sync) it shows at Home, not at the table
+        self.home_at_sync: int | None = None
+        self.unkept: str | None = None  # the room's last save, if storage refused it (full)
         try:
             url = signal_url(str(window.location.href), read_setting(document))
         except SignallingError as exc:
@@ -262,11 +267,18 @@ class Online:
                 self.ctl.show_room()
         table = self.room.table
         if table is not None and (self.ctl.table is not table):
-            # a page's first table, or a rematch's: shown (a guest follows its host into it)
+            # a page's first table, or a rematch's: shown (a guest follows its host into it);
+            # a page that opened where its player was away from the match, at Home, goes
+            # there instead (a reload at Home went to the table once the host's sync came)
             first = not self.playing or self.room.ledger.room != self.table_match
+            at_home = self.home_at_sync is not None and self.home_at_sync == self.room.first
+            self.home_at_sync = None  # (a rematch begun meanwhile is followed to its table)
             self.ctl.take_table(table, self)
-            if first:
+            if first and not at_home:
                 self.ctl.go("table")
+            elif first and not el("screen-room").hidden:
+                window.history.replaceState(None, "", "#home")
+                self.ctl.route()
             self.ctl.schedule()
         if self.role == "host":
             self.save()  # the host's page is the table: every change is kept at once
@@ -328,7 +340,8 @@ class Online:
         if self.suspended:  # the tab that holds the room now writes it
             return
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
-        storage.put(_room_key(self.role, self.id), json.dumps(self.room.to_json()))
+        text = json.dumps(self.room.to_json())
+        self.unkept = None if storage.put(_room_key(self.role, self.id), text) else text
         storage.put(_key_key(self.role, self.id),
                     self.key.to_text() if self.key is not None else self.fingerprint)
         _forget_old_rooms(f"{self.role}/{self.id}")
@@ -367,16 +380,22 @@ class Online:
         """Let go of the room. ``linger_ms``: keep its connections that long first, so that
         what was just sent (the host's ``closed``) reaches the guests: closing a peer
         connection at once drops what its data channel has not sent yet, and the guests
-        went on "Waiting for the host." for good. Nothing heard meanwhile changes anything."""
+        went on "Waiting for the host." for good. Nothing heard meanwhile changes anything.
+        A tab that stepped aside (suspended) removes nothing: the session and the saved room
+        are the tab's that plays (its Leave deleted them from under that tab, the saved room
+        of a lobby or an ended match with them)."""
         if self.save_timer is not None:  # nothing may write the room back after this
             self.save_timer.cancel()
             self.save_timer = None
+        aside = self.suspended
         self.suspended = True  # (no save, no status from here on)
         self.room.on_change = lambda what: None
         if linger_ms > 0:
             Timeout(self.transport.stop, linger_ms)
         else:
             self.transport.stop()
+        if aside:
+            return
         storage.remove(SESSION_KEY)
         if not self.holds_match():
             storage.remove(_room_key(self.role, self.id))
@@ -464,13 +483,29 @@ class OnlineController(Controller):
     def __init__(self) -> None:
         super().__init__()
         self.online: Online | None = None
+        self.channel: Any = None  # to this browser's other tabs of the game (on_handover)
 
     def step_aside(self) -> None:
         if self.online is not None:  # the tab that took the table opens the room itself
-            self.online.suspend()
-            set_text("tab-banner-text", self.online.status)
+            o = self.online
+            if o.unkept is not None and self.channel is not None:
+                # storage refused this tab's last save of the room (full): the tab that
+                # took the table hears it by the channel instead of a storage event, and
+                # takes it as it takes a later save (take_newer_save); a rematch's claim
+                # made here in the handover was lost else (docs/online.md, "Rematch")
+                self.channel.postMessage(json.dumps({"key": _room_key(o.role, o.id),
+                                                     "value": o.unkept}))
+            o.suspend()
+            set_text("tab-banner-text", o.status)
         super().step_aside()
         self.draw_room()  # (its status too: it said "Connected." still)
+        self.refresh_winner()
+
+    def refresh_winner(self) -> None:
+        """An open winner dialog offers what is true now: a tab that stepped aside offers no
+        Rematch (it would start nothing), and says what Play here does instead."""
+        if self.table is not None and self.table.over and el("dlg-winner").open:
+            self.screen.fill_winner(self.table, *self.play_again())
 
     def follow(self) -> None:
         if self.online is not None and self.online.suspended:
@@ -490,8 +525,6 @@ class OnlineController(Controller):
         the table from, written before that tab stepped aside (Online's room.outdated_by):
         it read the room a moment before, and that tab may have played on meanwhile, a
         rematch's claim among what it did (docs/online.md, "Rematch")."""
-        from ..room import GuestRoom, HostRoom, saved_room_refusal
-
         o = self.online
         key, value = text_of(event.key), text_of(event.newValue)
         if o is None or key not in (SESSION_KEY, _room_key(o.role, o.id)):
@@ -503,9 +536,31 @@ class OnlineController(Controller):
                 set_text("tab-banner-text", words)
                 self.draw()
                 self.draw_room()
+                self.refresh_winner()
             return
         if key == SESSION_KEY or value is None:
             return
+        self.take_newer_save(o, value)
+
+    def on_handover(self, event: Any) -> None:
+        """Another tab's save of its room that storage refused, sent as it stepped aside
+        (step_aside): taken as a storage event's would be. Read as hostile input."""
+        o = self.online
+        try:
+            # (the room's text inside a JSON string: its quotes escaped, hence twice)
+            data = load_json(str(event.data), "room", 2 * MAX_ROOM_STATE)
+            key, value = data["key"], data["value"]
+        except Exception:  # noqa: BLE001 - not a hand-over this page can read: ignored
+            return
+        if o is not None and not o.suspended and key == _room_key(o.role, o.id) \
+                and isinstance(value, str):
+            self.take_newer_save(o, value)
+
+    def take_newer_save(self, o: Online, value: str) -> None:
+        """Take ``value``, the room as the tab this one took the table from saved it after
+        this tab read it, if the room says it is newer (outdated_by) and it restores."""
+        from ..room import GuestRoom, HostRoom, saved_room_refusal
+
         try:
             saved = load_json(value, "room", MAX_ROOM_STATE)
             if not o.room.outdated_by(saved) or saved_room_refusal(saved, o.id) is not None:
@@ -532,6 +587,14 @@ class OnlineController(Controller):
         online = self.online
         if online is None or not online.suspended:
             super().claim(reload)
+            session = _load(SESSION_KEY) if reload and self.online is None else None
+            if isinstance(session, dict):
+                # a tab without a room (it left one while aside, or showed a game of its
+                # own) that takes the table takes the room the tab that played has open, as
+                # a reload does: it played this device's own game, while that tab's room
+                # stayed open in the session (the other tab then said it had the room open,
+                # and the next reload opened the room over this tab's game)
+                self.resume(session, "home" if self.page_shown == "home" else "saved")
             return
         # this tab let go of its room when another took the table: open it again from
         # storage, where that tab kept it (and which now lets go of it in turn)
@@ -568,6 +631,11 @@ class OnlineController(Controller):
         on(el("online-dice"), "toggle", lambda e: self.draw_online())
         on(el("dlg-leave"), "close", self.on_leave_closed)
         on(window, "storage", self.on_room_storage)
+        try:  # (before the table is claimed below: a tab stepping aside for it may send)
+            self.channel = window.BroadcastChannel.new(HANDOVER_CHANNEL)
+            on(self.channel, "message", self.on_handover)
+        except Exception as exc:  # noqa: BLE001 - without it, a refused save is not handed over
+            window.console.warn(f"no channel between tabs: {exc}")
         on(window, "online", lambda e: self.draw_room())
         on(window, "offline", lambda e: self.draw_room())
         el("btn-room-share").hidden = is_none(getattr(window.navigator, "share", None))
@@ -580,11 +648,12 @@ class OnlineController(Controller):
         hooks.online = keep(lambda *_: json.dumps(self.online_facts()))
         hooks.sendRaw = keep(lambda text: self.send_raw(str(text)))
         if isinstance(session, dict) and not linked:
-            self.resume(session)
+            self.resume(session, "saved")
 
     # -- opening rooms ---------------------------------------------------------------------
 
-    def resume(self, session: dict[str, Any]) -> None:
+    def resume(self, session: dict[str, Any], where: str = "room") -> None:
+        """Open the room ``session`` names, from storage, its match ``where`` (open_room)."""
         from ..room import saved_room_refusal
 
         room, role = session.get("room"), session.get("role")
@@ -607,12 +676,19 @@ class OnlineController(Controller):
             # joined by a link from before hosts had keys: it cannot be authenticated
             storage.remove(SESSION_KEY)
             return
-        self.open_room(role, room, saved, fingerprint)
+        self.open_room(role, room, saved, fingerprint, where)
 
     def open_room(self, role: str, room_id: str, saved: Any = None,
-                  fingerprint: str | None = None) -> None:
+                  fingerprint: str | None = None, where: str = "room") -> None:
         """Open a room: a host's from its saved state (its key from storage), or a guest's,
-        whose host must prove the key with ``fingerprint`` (from the link or storage)."""
+        whose host must prove the key with ``fingerprint`` (from the link or storage). A room
+        before its match opens on the room screen; its match opens, by ``where``:
+        "room" (a link, Play here of a room this tab stepped aside from): at the table if it
+        was saved there, else on the room screen; "saved" (a page that opens: a reload, a new
+        tab): at the table or at Home, as saved (a reload at Home opened the room screen,
+        where the player had not been); "home": at Home (a tab at Home that takes the table),
+        whose Resume is the match. A guest's match comes with its host's sync: a guest's
+        device saved at Home waits for it on the room screen, then goes Home."""
         from ..room import GuestRoom, HostRoom, new_secret
 
         if self.online is not None and self.online.id == room_id:
@@ -644,9 +720,17 @@ class OnlineController(Controller):
             room.resume(now_ms())
         if room.table is not None:
             self.take_table(room.table, online)
-            if room.table.session.screen == "table":
+            if room.table.session.screen == "table" and where != "home":
                 self.go("table")
                 return
+            if where != "room":
+                window.history.replaceState(None, "", "#home")
+                self.route()
+                return
+        elif role == "guest" and where != "room" and room.page_screen() == "home":
+            # a guest's table comes with the host's sync: meanwhile the room screen says
+            # what it waits for (Home would offer this device's own game), then Home
+            online.home_at_sync = room.first
         self.show_room()
 
     def close_room(self, linger_ms: int = 0) -> None:
@@ -729,8 +813,8 @@ class OnlineController(Controller):
         online = self.online
         if online is None or not online.playing or self.table is None:
             return super().act(actor, action)
-        if self.table.over or self.persist.stepped_aside_now():
-            return False
+        if self.table.over or self.persist.passive or self.persist.stepped_aside_now():
+            return False  # (a tab that stepped aside played a quit into its memory)
         try:
             online.act(actor, action)
         except IllegalAction as exc:
@@ -786,6 +870,8 @@ class OnlineController(Controller):
         o = self.online
         if o is None or not o.playing:
             return super().play_again()
+        if o.suspended:  # nothing to start or follow from here: what Play here does instead
+            return o.status, False
         return (REMATCH_HOST, True) if o.role == "host" else (REMATCH_GUEST, False)
 
     def start_rematch(self) -> None:
@@ -793,6 +879,9 @@ class OnlineController(Controller):
         while the seats' devices commit their new dice chains; the new table follows."""
         o = self.online
         if o is None or o.role != "host":
+            return
+        if o.suspended:  # (a winner dialog that offered Rematch before this tab stepped aside)
+            self.tell(o.status)
             return
         if o.room.table is None:  # (the old match's table, from Home: its rematch is on)
             self.show_room()
@@ -857,6 +946,14 @@ class OnlineController(Controller):
                     if fingerprint is None:
                         self.show_refused_link(OLD_LINK)
                         return
+                if self.persist.passive:
+                    # a link opened in a tab that stepped aside: it takes the table first,
+                    # as Start game does there, and lets go of its own room without a
+                    # word (Online.leave); it let go of it by deleting the session and a
+                    # lobby's saved room from under the tab that played, and the room it
+                    # opened wrote over that tab's session while that tab played on
+                    self.close_room()
+                    self.persist.claim()
                 self.open_room(role, room, _load(_room_key(role, room)), fingerprint)
                 return
             self.show_room()
@@ -1011,17 +1108,24 @@ class OnlineController(Controller):
         if lobby is not None:
             o.seats_told = {row["seat"]: row["name"] for row in lobby["seats"] if row["taken"]}
         el("room-title").textContent = "Your online room" if host else "Join the online room"
-        el("room-join").hidden = host or started or lobby is None or bool(room.closed)
+        el("room-join").hidden = host or started or lobby is None or bool(room.closed) \
+            or o.suspended
         # once the match is over the host's Start is Rematch: the winner dialog's, for a host
         # whose page went Home (its person left) and came back to the room
         over = room.table is not None and room.table.over
         el("btn-room-start").hidden = not host or (started and not over)
-        el("btn-room-start").disabled = not (host and (over or room.ready()))
+        # (a tab that stepped aside cannot start anything: its room is the other tab's;
+        # its Start and Rematch did nothing and said nothing)
+        el("btn-room-start").disabled = not (host and (over or room.ready())) or o.suspended
         label = "Rematch" if over else "Start the match"
         if str(el("btn-room-start").textContent) != label:
             el("btn-room-start").textContent = label
         el("btn-room-table").hidden = room.table is None
-        if not host and room.closed:
+        if o.suspended:
+            el("room-hint").textContent = roomview.ASIDE_HINT
+            for button in el("room-seats").querySelectorAll("button.take"):
+                button.disabled = True
+        elif not host and room.closed:
             el("room-hint").textContent = "Leave the room to go back to Home."
             for button in el("room-seats").querySelectorAll("button.take"):
                 button.disabled = True
@@ -1071,7 +1175,7 @@ class OnlineController(Controller):
 
     def on_room_start(self, event: Any) -> None:
         o = self.online
-        if o is None or o.role != "host":
+        if o is None or o.role != "host" or o.suspended:
             return
         if o.room.table is not None and o.room.table.over:
             self.start_rematch()
@@ -1089,6 +1193,9 @@ class OnlineController(Controller):
 
     def on_room_leave(self, event: Any) -> None:
         o = self.online
+        if o is not None and o.suspended:
+            self.leave_aside()
+            return
         linger_ms = 0
         if o is not None and o.role == "guest" and o.room.connected and \
                 not o.room.started and o.room.seat is not None:
@@ -1100,17 +1207,29 @@ class OnlineController(Controller):
         window.history.replaceState(None, "", "#home")
         self.route()
 
+    def leave_aside(self) -> None:
+        """Leave, in a tab that stepped aside: only this tab lets go of the room (its
+        connections are closed already) and goes Home, still aside. The session and the saved
+        room are the tab's that plays: nothing is removed (Online.leave) nor said to anybody
+        (a lobby's guests, a seat given back); Play here then plays in this tab what that tab
+        plays (claim), as a reload would."""
+        self.close_room()
+        set_text("tab-banner-text", roomview.LEFT_ASIDE)
+        window.history.replaceState(None, "", "#home")
+        self.route()
+        self.screen.announce(roomview.LEFT_ASIDE)
+
     def on_take(self, event: Any) -> None:
         button = event.target.closest("button.take")
         o = self.online
-        if is_none(button) or o is None or o.role != "guest":
+        if is_none(button) or o is None or o.role != "guest" or o.suspended:
             return
         name = setup.clean_name(str(el("room-name").value)) or str(button.dataset.seat).title()
         o.room.claim(str(button.dataset.seat), name)
 
     def on_watch(self, event: Any) -> None:
         o = self.online
-        if o is not None and o.role == "guest":
+        if o is not None and o.role == "guest" and not o.suspended:
             o.room.watching = True
             o.room.watch()
             self.draw_room()
@@ -1146,6 +1265,9 @@ class OnlineController(Controller):
         o, t = self.online, self.table
         if self.spectating():
             open_dialog("leave")  # Keep watching has the focus
+            return
+        if o is not None and o.suspended and t is not None and not t.over:
+            self.tell(o.status)  # (its quit changed only this tab's memory, and said nothing)
             return
         if o is not None and o.playing and t is not None and not t.people_in_play():
             self.tell("You have no seat in play here: there is nothing to quit. "

@@ -506,8 +506,11 @@ class Transport:
     # -- finding the host (a guest) ------------------------------------------------------
 
     def _seek(self) -> None:
-        """Without a proven host, call every claimant not yet called or refused."""
-        if self.host is not None or self.signal.peer is None:
+        """Without a proven host, call every claimant not yet called or refused. Not once
+        stopped: the host link's close, when the page stops the transport, came while the
+        page still had its peer id (the socket's own close comes later), and called the host
+        again, an RTCPeerConnection that nothing would use nor close."""
+        if self.host is not None or self.signal.peer is None or self.signal.stopped:
             return
         for peer in self.claims:
             if peer not in self.links and peer not in self.refused:
@@ -523,7 +526,8 @@ class Transport:
         lost, and so can a proof."""
         current = self.links.get(link.peer) is link and self.host != link.peer
         if current and not link.done and link.peer in self.claims \
-                and link.peer not in self.refused and self.signal.peer is not None:
+                and link.peer not in self.refused and self.signal.peer is not None \
+                and not self.signal.stopped:
             self.challenges.pop(link.peer, None)
             self._call(link.peer)
 

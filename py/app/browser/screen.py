@@ -492,17 +492,23 @@ class Screen:
         dialog = el("dlg-winner")
         if dialog.open:
             return
-        el("winner-rematch").hidden = not rematch
-        title, text = panel.winner_text(table, again)
-        el("winner-title").textContent = title
-        el("winner-text").textContent = text
-        el("winner-standings").innerHTML = panel.standings_html(table)
+        self.fill_winner(table, again, rematch)
         if table.winners():
             self.sound.win()
         if self.notice_timer is not None:  # a notice of the last turn would stand over it
             window.clearTimeout(self.notice_timer)
         self._hide_notice()
         dialog.showModal()
+
+    @staticmethod
+    def fill_winner(table: Table, again: str, rematch: bool) -> None:
+        """The winner dialog's words and its Rematch button, open or not (an open one is
+        told anew when what it offers changes: a tab that stepped aside)."""
+        el("winner-rematch").hidden = not rematch
+        title, text = panel.winner_text(table, again)
+        el("winner-title").textContent = title
+        el("winner-text").textContent = text
+        el("winner-standings").innerHTML = panel.standings_html(table)
 
     @staticmethod
     def show_error(message: str) -> None:
