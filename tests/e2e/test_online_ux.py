@@ -338,3 +338,39 @@ def test_a_device_keeps_only_its_latest_saved_rooms(browser: Browser, server_url
         sorted(f"courtyard-ludo/hostkey/{name}" for name in kept)
     assert host.evaluate("JSON.parse(localStorage.getItem('courtyard-ludo/rooms'))") == kept
     assert host.errors == []
+
+
+REFUSE_ROOM_SAVES = """() => {
+  const setItem = Storage.prototype.setItem;
+  window.__restoreSetItem = () => { Storage.prototype.setItem = setItem; };
+  Storage.prototype.setItem = function (key, value) {
+    if (String(key).startsWith('courtyard-ludo/room/')) {
+      throw new DOMException('full', 'QuotaExceededError');
+    }
+    return setItem.call(this, key, value);
+  };
+}"""
+
+
+def test_a_room_that_storage_refuses_to_save_says_so_and_play_goes_on(
+        browser: Browser, server_url: str) -> None:
+    # A local game whose save is refused says so under the prompt; an online room's refused
+    # save (the host's record and dice, a guest's seat) was said nowhere, though a reload then
+    # loses this device's place in the room.
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    guest = join(browser, link, "Yusuf", "yellow")
+    start(host, [guest])
+    for page in (host, guest):
+        page.evaluate(REFUSE_ROOM_SAVES)
+    version = facts(host)["version"]
+    play_to_end(host, [host, guest], version=version + 2)
+    for page in (host, guest):
+        warning = page.locator("#save-warning")
+        warning.wait_for(state="visible")
+        assert "This room cannot be saved on this device" in warning.inner_text()
+    for page in (host, guest):  # storage takes saves again: the warning goes
+        page.evaluate("window.__restoreSetItem()")
+    play_to_end(host, [host, guest], version=facts(host)["version"] + 2)
+    for page in (host, guest):
+        page.locator("#save-warning").wait_for(state="hidden")
+    assert host.errors == [] and guest.errors == []

@@ -38,6 +38,7 @@ from ..table import TABLE
 from . import storage
 from .controller import SCREENS, Controller
 from .dom import Timeout, el, keep, now_ms, number_param, on, set_text, text_of
+from .persist import ROOM_SAVE_FAILED
 from .rtc import CALL_AGAIN_S, Transport
 from .screen import open_dialog
 
@@ -342,6 +343,7 @@ class Online:
         storage.put(SESSION_KEY, json.dumps({"room": self.id, "role": self.role}))
         text = json.dumps(self.room.to_json())
         self.unkept = None if storage.put(_room_key(self.role, self.id), text) else text
+        self.ctl.persist.report_saved(self.unkept is None, ROOM_SAVE_FAILED)
         storage.put(_key_key(self.role, self.id),
                     self.key.to_text() if self.key is not None else self.fingerprint)
         _forget_old_rooms(f"{self.role}/{self.id}")

@@ -22,6 +22,8 @@ ANOTHER_TAB = "This game is open in another tab, which plays it now."
 PASSIVE_PROMPT = f"{ANOTHER_TAB} Press Play here to play it in this tab."
 SAVE_FAILED = ("This game cannot be saved on this device (its storage is full or blocked); "
                "it will be lost if the page closes.")
+ROOM_SAVE_FAILED = ("This room cannot be saved on this device (its storage is full or "
+                    "blocked); if the page closes or reloads, this device loses its place in it.")
 
 Loaded = tuple[Session, list[Any], list[list[dict[str, Any]]]]
 
@@ -50,11 +52,17 @@ class Persist:
         """Save after every action; a storage that refuses is reported, and play goes on."""
         if session is None or self.passive:
             return
-        ok = storage.put(SAVE_KEY, encode(session))
-        if ok == self.save_failed:
-            self.save_failed = not ok
-            el("save-warning").textContent = SAVE_FAILED
-            el("save-warning").hidden = ok
+        self.report_saved(storage.put(SAVE_KEY, encode(session)), SAVE_FAILED)
+
+    def report_saved(self, ok: bool, failed: str) -> None:
+        """Show ``failed`` under the table's prompt while saves are refused (a local game's
+        or an online room's), and take it away when one is taken again."""
+        if ok != self.save_failed and (ok or el("save-warning").textContent == failed):
+            return  # as shown already
+        self.save_failed = not ok
+        if not ok:
+            el("save-warning").textContent = failed
+        el("save-warning").hidden = ok
 
     @staticmethod
     def discard() -> None:
