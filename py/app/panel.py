@@ -357,8 +357,10 @@ def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:
         pressed = usable and not pressed_one and selected == str(die.value)
         pressed_one = pressed_one or pressed
         word = "chosen" if pressed else CHIP_WORDS.get(die.state, die.state)
-        # a label that is only the value gets the state said after it
-        spoken = die.label if die.label != str(die.value) else f"{die.label}, {word}"
+        # The word shown is hidden from a screen reader, so the name must hold it (label in
+        # name): a label that is only the value gets it after it, and so does a rule set's
+        # "6, to play" once the chip is chosen (it was still named "to play")
+        spoken = die.label if word in die.label else f"{die.label}, {word}"
         chips.append(
             f'<button type="button" class="chip chip-{die.state}"'
             f' data-value="{escape(str(die.value))}" data-index="{i}"'

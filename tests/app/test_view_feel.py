@@ -199,6 +199,22 @@ def test_value_chips_show_each_value_as_a_die_with_its_state() -> None:
     assert panel.dice_html(_scene_with_dice(DieView(4, "4")), None) == ""
 
 
+def test_a_value_chips_name_holds_the_word_it_shows() -> None:
+    """The word under a chip is hidden from a screen reader (its name says it), so the name
+    must hold it: a chosen chip whose rule set labels it "5, to play" showed "chosen" and was
+    still named "5, to play" (axe: label-content-name-mismatch; voice control could not say
+    what it saw)."""
+    told = _scene_with_dice(DieView(5, "5, to play", "playable"), DieView(2, "2, played", "used"),
+                            DieView(6, "6, no legal move now", "stranded"))
+    html = panel.dice_html(told, selected="5")
+    assert '>chosen<' in html and 'aria-label="5, to play, chosen"' in html
+    assert 'aria-label="2, played"' in html  # the word shown is already in the label
+    assert 'aria-label="6, no legal move now, stuck"' in html
+    for chip in re.findall(r"<button.*?</button>", html):
+        shown = re.search(r'class="chip-state"[^>]*>([^<]*)<', chip).group(1)
+        assert shown in re.search(r'aria-label="([^"]*)"', chip).group(1), chip
+
+
 def test_stacks_are_drawn_as_stacks_with_their_count_and_a_rider_on_its_carrier() -> None:
     base = scene(_position())
     red = [Piece(f"red-{t}", "red", t, f"Red {t}") for t in range(3)]

@@ -156,3 +156,23 @@ def test_played_value_chips_keep_their_words_readable(page: Page) -> None:
                          ".chip-state'), '::before').content")
     assert "✓" in tick
     assert violations(page) == []
+
+
+def test_a_chosen_value_chip_is_named_as_it_shows(page: Page) -> None:
+    """A value chip pressed shows "chosen": its accessible name says so too (it kept the rule
+    set's "6, to play", which axe reports as a label that does not hold the visible text)."""
+    app = page.url.split("#")[0]
+    page.goto(app.split("?")[0] + "manifest.webmanifest")
+    page.evaluate(f"save => localStorage.setItem({SAVE_KEY!r}, save)", _half_played_turn())
+    page.goto(app + "#table")
+    page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
+    chip = page.locator("#dice .chip-playable").first
+    chip.click()
+    page.wait_for_selector('#dice .chip[aria-pressed="true"]')
+    chosen = page.locator('#dice .chip[aria-pressed="true"]')
+    assert chosen.inner_text().strip() == "chosen"
+    assert "chosen" in chosen.get_attribute("aria-label")
+    assert violations(page) == []
+    chosen.click()  # let go of it: the chip is "to play" again, and named so
+    page.wait_for_selector('#dice .chip[aria-pressed="true"]', state="detached")
+    assert "chosen" not in page.locator("#dice .chip-playable").first.get_attribute("aria-label")
