@@ -48,6 +48,20 @@ def facts(page: Page) -> dict[str, Any]:
     return json.loads(page.evaluate("window.ludo.online()"))
 
 
+# A full storage, in one page: its saves of an online room (host or guest) are refused,
+# as when a save grows past the browser's quota; everything else is stored.
+REFUSE_ROOM_SAVES = """() => {
+  const setItem = Storage.prototype.setItem;
+  window.__restoreSetItem = () => { Storage.prototype.setItem = setItem; };
+  Storage.prototype.setItem = function (key, value) {
+    if (String(key).startsWith('courtyard-ludo/room/')) {
+      throw new DOMException('full', 'QuotaExceededError');
+    }
+    return setItem.call(this, key, value);
+  };
+}"""
+
+
 def open_page(browser: Browser, url: str) -> Page:
     # motion is not what these tests look at, and a token still hopping makes a click wait
     page = browser.new_context(reduced_motion="reduce").new_page()

@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from test_online import (
     BOOT_MS,
     PARAMS,
+    REFUSE_ROOM_SAVES,
     create_room,
     facts,
     join,
@@ -293,6 +294,43 @@ BUSY_MS = 12_000  # a first tab kept busy while the second boots (2-3 s here, 4-
 BUSY_PER_BOOT = 2.5  # ...but at least this many times the last boot (or join) measured here
 
 
+def _a_guest_s_new_tab_crosses_a_rematch(
+        browser: Browser, server_url: str,
+        refuse_saves: bool = False) -> tuple[Page, Page, Page, int]:
+    """A guest's device opens its second tab as the host starts a rematch, its first tab
+    kept busy meanwhile (and, with ``refuse_saves``, unable to save its room); checks that the
+    second tab plays the new match and the first has stepped aside. The host's page, the
+    guest's first and second tabs, and how long a tab is kept busy here (ms)."""
+    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
+    joined = time.monotonic()
+    guest = join(browser, link, "Yusuf", "yellow")
+    # the first tab stays busy until the second has booted: longer on a loaded machine
+    busy_ms = max(BUSY_MS, int(BUSY_PER_BOOT * (time.monotonic() - joined) * 1000))
+    start(host, [guest])
+    for page in (host, guest):
+        _watch_console(page)
+    play_to_end(host, [host, guest], max_actions=2)
+    _quit(guest)
+    old, past = _ended(host, [])
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
+    if refuse_saves:
+        guest.evaluate(REFUSE_ROOM_SAVES)
+    began = time.monotonic()
+    _busy(guest, busy_ms)
+    host.click("#winner-rematch")
+    opened = time.monotonic()
+    second = _open(guest.context, server_url + PARAMS)  # no link: the room from storage
+    boot_s = time.monotonic() - opened
+    left_ms = busy_ms - (time.monotonic() - began) * 1000
+    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
+    _busy(second, int(left_ms) + 3000)
+    _at_new_match(old, past, {host: ("red", QUIT), second: ("yellow", QUIT)})
+    guest.wait_for_selector("#tab-banner:not([hidden])")
+    return host, guest, second, max(BUSY_MS, int(BUSY_PER_BOOT * boot_s * 1000))
+
+
 def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
         browser: Browser, server_url: str) -> None:
     """A device opens the game in a second tab (a bookmark) just as the host starts a rematch:
@@ -305,34 +343,8 @@ def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
     the first tab's save (written after its own read) and plays the new match. Before, the
     guest's second tab refused the match ("...your seat cannot be played from here": it held
     the old chain), and the host's waited for ever for a claim the guest had made already."""
-    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
-    joined = time.monotonic()
-    guest = join(browser, link, "Yusuf", "yellow")
-    # the first tab stays busy until the second has booted: longer on a loaded machine
-    busy_ms = max(BUSY_MS, int(BUSY_PER_BOOT * (time.monotonic() - joined) * 1000))
-    start(host, [guest])
-    for page in (host, guest):
-        _watch_console(page)
-
     # (a) the guest's device
-    play_to_end(host, [host, guest], max_actions=2)
-    _quit(guest)
-    old, past = _ended(host, [])
-    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
-    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
-                           timeout=60_000)
-    began = time.monotonic()
-    _busy(guest, busy_ms)
-    host.click("#winner-rematch")
-    opened = time.monotonic()
-    second = _open(guest.context, server_url + PARAMS)  # no link: the room from storage
-    left_ms = busy_ms - (time.monotonic() - began) * 1000
-    busy_ms = max(BUSY_MS, int(BUSY_PER_BOOT * (time.monotonic() - opened) * 1000))  # for (b)
-    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
-    _busy(second, int(left_ms) + 3000)
-    seats = {host: ("red", QUIT), second: ("yellow", QUIT)}
-    _at_new_match(old, past, seats)
-    guest.wait_for_selector("#tab-banner:not([hidden])")
+    host, guest, second, busy_ms = _a_guest_s_new_tab_crosses_a_rematch(browser, server_url)
     assert facts(guest)["status"] == ("This room is open in another tab of this browser. "
                                       "Play here brings it back to this tab.")
     _no_faults(host, second, guest)
@@ -357,18 +369,6 @@ def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
     _no_faults(host, host2, second)
 
 
-# A full storage, in one tab: its saves of a guest's room are refused (as when a save grows
-# past the browser's quota), everything else is stored
-REFUSE_ROOM_SAVES = """() => {
-  const setItem = Storage.prototype.setItem;
-  Storage.prototype.setItem = function (key, value) {
-    if (String(key).startsWith('courtyard-ludo/room/guest/'))
-      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    return setItem.call(this, key, value);
-  };
-}"""
-
-
 def test_a_rematch_claim_that_storage_refused_reaches_the_tab_that_takes_the_table(
         browser: Browser, server_url: str) -> None:
     """As part (a) above, with the guest's first tab unable to save its room (storage full):
@@ -376,25 +376,6 @@ def test_a_rematch_claim_that_storage_refused_reaches_the_tab_that_takes_the_tab
     plays the new match. Before, no storage event carried it (storage took nothing), and the
     second tab refused the match begun with that claim ("...your seat cannot be played from
     here")."""
-    host, link = create_room(browser, server_url, {"red": "human", "yellow": "online"})
-    guest = join(browser, link, "Yusuf", "yellow")
-    start(host, [guest])
-    for page in (host, guest):
-        _watch_console(page)
-    play_to_end(host, [host, guest], max_actions=2)
-    _quit(guest)
-    old, past = _ended(host, [])
-    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
-    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
-                           timeout=60_000)
-    guest.evaluate(REFUSE_ROOM_SAVES)
-    began = time.monotonic()
-    _busy(guest, BUSY_MS)
-    host.click("#winner-rematch")
-    second = _open(guest.context, server_url + PARAMS)
-    left_ms = BUSY_MS - (time.monotonic() - began) * 1000
-    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
-    _busy(second, int(left_ms) + 3000)
-    _at_new_match(old, past, {host: ("red", QUIT), second: ("yellow", QUIT)})
-    guest.wait_for_selector("#tab-banner:not([hidden])")
+    host, guest, second, _ = _a_guest_s_new_tab_crosses_a_rematch(browser, server_url,
+                                                                   refuse_saves=True)
     _no_faults(host, second, guest)

@@ -13,7 +13,16 @@ import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
-from test_online import PARAMS, create_room, facts, join, open_page, play_to_end, start
+from test_online import (
+    PARAMS,
+    REFUSE_ROOM_SAVES,
+    create_room,
+    facts,
+    join,
+    open_page,
+    play_to_end,
+    start,
+)
 from test_online import pytestmark as online_marks
 
 from server.testing import end_process, free_port
@@ -339,17 +348,6 @@ def test_a_device_keeps_only_its_latest_saved_rooms(browser: Browser, server_url
     assert host.evaluate("JSON.parse(localStorage.getItem('courtyard-ludo/rooms'))") == kept
     assert host.errors == []
 
-
-REFUSE_ROOM_SAVES = """() => {
-  const setItem = Storage.prototype.setItem;
-  window.__restoreSetItem = () => { Storage.prototype.setItem = setItem; };
-  Storage.prototype.setItem = function (key, value) {
-    if (String(key).startsWith('courtyard-ludo/room/')) {
-      throw new DOMException('full', 'QuotaExceededError');
-    }
-    return setItem.call(this, key, value);
-  };
-}"""
 
 
 def test_a_room_that_storage_refuses_to_save_says_so_and_play_goes_on(
