@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
-from test_offline import NO_ROOM_QUOTA, page_with_quota, sw_version
+from test_offline import NO_ROOM_QUOTA, page_with_quota, sw_version, wait_for_promise
 
 from tools import build_pybundle, build_sw
 
@@ -276,7 +276,7 @@ def test_a_damaged_page_is_replaced_as_it_is_served_or_explained_offline(
     page.reload()  # online: the network's copy, stored again
     wait_ready(page)
     assert checks(page) == 0
-    page.wait_for_function(f"() => ({SHA256_JS})([{cache_name(page)!r}, {index!r}])"
+    wait_for_promise(page, f"() => ({SHA256_JS})([{cache_name(page)!r}, {index!r}])"
                            f".then((sha) => sha === {sha256(ROOT / 'index.html')!r})")
 
     damage(page, index, "truncated")
@@ -301,7 +301,7 @@ def test_a_damaged_stylesheet_is_replaced_as_it_is_served_or_explained_offline(
     page.reload()  # online: the network's copy, stored again
     wait_ready(page)
     assert page.evaluate(styled) == expected
-    page.wait_for_function(f"() => ({SHA256_JS})([{cache_name(page)!r}, {css!r}])"
+    wait_for_promise(page, f"() => ({SHA256_JS})([{cache_name(page)!r}, {css!r}])"
                            f".then((sha) => sha === {sha256(ROOT / 'css' / 'app.css')!r})")
     assert page.is_hidden("#update-banner")
 

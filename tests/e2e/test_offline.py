@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,17 @@ def cache_name(version: str, scope_path: str = "/") -> str:
 
 def wait_ready(page: Page) -> None:
     page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
+
+
+def wait_for_promise(page: Page, expression: str, arg: object = None,
+                     timeout_ms: float = 30_000) -> None:
+    """Wait until ``expression`` (a function of ``arg`` returning a Promise) resolves truthy.
+    Playwright's wait_for_function does not await a Promise: the Promise itself is truthy, so
+    it returned at once and such a wait checked nothing."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression, arg):
+        assert time.monotonic() < deadline, f"not true within {timeout_ms} ms: {expression}"
+        page.wait_for_timeout(100)
 
 
 def wait_controlled(page: Page) -> None:
@@ -457,9 +469,9 @@ def test_a_first_visit_without_room_says_the_game_plays_only_online(
         with page.expect_navigation():
             page.click("#btn-update")
         wait_ready(page)
-        page.wait_for_function("""() => navigator.serviceWorker.getRegistration()
+        wait_for_promise(page, """() => navigator.serviceWorker.getRegistration()
             .then(r => !r || (!r.installing && !r.waiting && !r.active))""",
-                               timeout=SW_TIMEOUT_MS)
+                         timeout_ms=SW_TIMEOUT_MS)
         page.wait_for_timeout(500)  # the worker's message would have come by now
         assert page.is_hidden("#update-banner")
         page.click("#btn-start")

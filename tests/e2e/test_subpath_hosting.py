@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response
-from test_offline import UPDATE_NOW_JS, cache_name, roll_and_move, sw_version
+from test_offline import UPDATE_NOW_JS, cache_name, roll_and_move, sw_version, wait_for_promise
 
 from tools import build_dist, build_sw
 
@@ -334,9 +334,8 @@ def test_the_folder_without_its_slash_and_sw_off_leave_other_copies_alone(
         assert page.is_visible("#screen-home")
         # `?sw=off` (this folder has no worker yet): the root site's worker, the other copy's
         # worker and caches stay; the cache an older worker of this folder left goes.
-        page.wait_for_function(
-            "name => caches.keys().then(names => !names.includes(name))", arg=ours,
-            timeout=10_000)
+        wait_for_promise(page, "name => caches.keys().then(names => !names.includes(name))",
+                         ours, timeout_ms=10_000)
         assert page.evaluate(SCOPES_JS) == sorted([host.url + "/", host.url + OTHER])
         assert page.evaluate(CACHES_JS) == sorted(others)
         assert errors == []
