@@ -294,6 +294,18 @@ BUSY_MS = 12_000  # a first tab kept busy while the second boots (2-3 s here, 4-
 BUSY_PER_BOOT = 2.5  # ...but at least this many times the last boot (or join) measured here
 
 
+def _guest_quits_for_a_rematch(host: Page, guest: Page) -> tuple[str, int]:
+    """Two plays, then the yellow guest quits: the host's winner dialog is open with the guest
+    still connected, so its Rematch reaches the guest. The ended match's id and last state id."""
+    play_to_end(host, [host, guest], max_actions=2)
+    _quit(guest)
+    old, past = _ended(host, [])
+    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                           timeout=60_000)
+    return old, past
+
+
 def _a_guest_s_new_tab_crosses_a_rematch(
         browser: Browser, server_url: str,
         refuse_saves: bool = False) -> tuple[Page, Page, Page, int]:
@@ -309,12 +321,7 @@ def _a_guest_s_new_tab_crosses_a_rematch(
     start(host, [guest])
     for page in (host, guest):
         _watch_console(page)
-    play_to_end(host, [host, guest], max_actions=2)
-    _quit(guest)
-    old, past = _ended(host, [])
-    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
-    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
-                           timeout=60_000)
+    old, past = _guest_quits_for_a_rematch(host, guest)
     if refuse_saves:
         guest.evaluate(REFUSE_ROOM_SAVES)
     began = time.monotonic()
@@ -350,12 +357,7 @@ def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
     _no_faults(host, second, guest)
 
     # (b) the host's device: the guest's claim comes in while its first tab is busy
-    play_to_end(host, [host, second], max_actions=2)
-    _quit(second)
-    old, past = _ended(host, [])
-    host.wait_for_selector("#dlg-winner[open]", timeout=30_000)
-    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
-                           timeout=60_000)
+    old, past = _guest_quits_for_a_rematch(host, second)
     _busy(second, 1000)  # (its claim comes after the host's first tab is busy)
     host.click("#winner-rematch")
     began = time.monotonic()
