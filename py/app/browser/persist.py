@@ -57,12 +57,14 @@ class Persist:
     def report_saved(self, ok: bool, failed: str) -> None:
         """Show ``failed`` under the table's prompt while saves are refused (a local game's
         or an online room's), and take it away when one is taken again."""
-        if ok != self.save_failed and (ok or el("save-warning").textContent == failed):
-            return  # as shown already
+        # written only when it changes: the warning is an alert, said again at each write
+        warning = el("save-warning")
+        if ok:
+            warning.hidden = True
+        elif not self.save_failed or warning.textContent != failed:
+            warning.textContent = failed
+            warning.hidden = False
         self.save_failed = not ok
-        if not ok:
-            el("save-warning").textContent = failed
-        el("save-warning").hidden = ok
 
     @staticmethod
     def discard() -> None:
