@@ -379,6 +379,26 @@ def test_two_crowns_reverse_the_double_and_a_reload_keeps_the_choice(page: Page)
     assert page.console_errors == []
 
 
+def test_on_a_phone_both_two_crowns_buttons_come_into_view(page: Page) -> None:
+    """At 360x740 the choice's buttons stood below the board and the second was below the
+    fold; the focus goes to the double's man and the view scrolls on to show both buttons."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        save, _ = saved_game(CARRIER_THROWS_AGAIN, lambda f: f[0] == "crown")
+        boot_with(page, save)
+        act(page, lambda: page.click("#die"))
+        page.wait_for_function("document.activeElement.id === 'tok-green-0'", timeout=WAIT_MS)
+        tops_bottoms = page.evaluate(
+            "() => ['#tok-green-0', '#choices button:first-child', '#choices button:last-child']"
+            ".map(s => { const r = document.querySelector(s).getBoundingClientRect();"
+            " return [r.top, r.bottom]; })")
+        height = page.evaluate("window.innerHeight")
+        assert all(0 <= top and bottom <= height for top, bottom in tops_bottoms), \
+            (tops_bottoms, height)
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 800})
+
+
 def test_a_whole_game_against_three_computers(page: Page) -> None:
     boot_with(page, None)
     start_game(page, ["red", "green", "yellow", "blue"], rules="royal", names={"red": "Ada"},

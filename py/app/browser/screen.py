@@ -402,6 +402,23 @@ class Screen:
         button below a phone's fold)."""
         element.focus(js({"preventScroll": True}))
         element.scrollIntoView(js({"block": "nearest"}))
+        Screen._show_choices_beside(element)
+
+    @staticmethod
+    def _show_choices_beside(element: Any) -> None:
+        """Buttons waiting below the board are one question (Royal's send back or climb on
+        top, a picker's moves): when the focus goes to a piece or to one of them, scroll on
+        until the last button is in view too, as far as the focused element stays in view.
+        On a phone the focus went to the double's man and the second button stayed below the
+        fold, so a player saw one answer of two."""
+        group = el("choices")
+        if is_none(group) or is_none(group.querySelector("button")):
+            return
+        margin = 8
+        below = group.getBoundingClientRect().bottom + margin - window.innerHeight
+        room = element.getBoundingClientRect().top - margin
+        if below > 0 and room > 0:
+            window.scrollBy(0, min(below, room))
 
     @staticmethod
     def focus_screen(page: str) -> None:
