@@ -307,9 +307,11 @@ def pieces_svg(scene: Scene, options: Iterable[Choice] = (), selected: Collectio
             parts.append(_count_badge(stack, layout))
         if stack.place in locked:  # the cell's lock is under the pieces: shown above them too
             x, y, r = layout[stack.pieces[-1].id]
+            # a round badge like the count's, the lock light on dark: a dark lock on the
+            # block's dark rim was about 6 px wide and lost on a phone's board
             parts.append(f'<g class="lock-badge" transform="translate({x - r * 0.8:.1f} '
-                         f'{y - r * 0.8:.1f}) scale(0.6)" pointer-events="none">'
-                         f'{_lock(0, 0)}</g>')
+                         f'{y - r * 0.8:.1f})" pointer-events="none" aria-hidden="true">'
+                         f'<circle r="10"/><g transform="scale(0.55)">{_lock(0, 0)}</g></g>')
     return "".join(parts)
 
 

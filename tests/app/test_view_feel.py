@@ -595,7 +595,12 @@ def test_a_shut_stars_lock_is_drawn_above_the_block_on_it() -> None:
             shown = scene(state)
             locked = {c.id for c in shown.board.cells if "lock" in c.marks}
             on_lock = [s for s in shown.stacks if s.place in locked]
-            assert view.pieces_svg(shown).count('class="lock-badge"') == len(on_lock)
+            svg = view.pieces_svg(shown)
+            assert svg.count('class="lock-badge"') == len(on_lock)
+            for badge in re.findall(r'<g class="lock-badge"[^>]*>.{0,40}', svg):
+                # as large as the count's badge, on the same round backing: a bare lock at
+                # 0.6 scale was about 6 px wide on a phone's board, dark on the block's rim
+                assert "scale" not in badge.split(">")[0] and '<circle r="10"/>' in badge
             seen += len(on_lock)
             state, _ = apply(state, resolve(state, rnd.choice(legal_actions(state))))
         if seen >= 3:
