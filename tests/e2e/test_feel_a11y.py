@@ -76,6 +76,15 @@ def test_the_winner_dialog_ranks_every_seat(page: Page) -> None:
     assert standings.count() == 3
     assert "Yellow" in standings.first.inner_text() and "winner" in standings.first.inner_text()
     assert page.locator("#dlg-winner svg.crown").count() == 1
+    # on a phone every seat's facts stand on their own line, starting under its name, so
+    # they line up alike (facts beside a name stood right, wrapped ones stood left)
+    lefts = page.evaluate("""() => [...document.querySelectorAll('#winner-standings li')]
+        .map(li => [li.querySelector('.who').getBoundingClientRect(),
+                    li.querySelector('.meta').getBoundingClientRect()])
+        .map(([who, meta]) => [Math.round(who.left), Math.round(meta.left),
+                               meta.top >= who.bottom - 1])""")
+    assert all(left == lefts[0][0] and meta == left and below for left, meta, below in lefts), \
+        lefts
     assert violations(page) == []
     page.click("#winner-home")
 
