@@ -268,6 +268,32 @@ def test_a_damaged_file_the_server_cannot_replace_is_said_and_not_reloaded(
     context.close()
 
 
+def test_a_repair_that_failed_online_is_tried_again_by_itself(
+        browser: Browser, site: tuple[Path, str]) -> None:
+    """"Online" can come before the network carries anything, so a repair that failed online
+    is tried again 2, 4 and 8 s later: once the server has the right bytes again, the page
+    repairs its copy and starts into the saved game without the player's Reload."""
+    root, url = site
+    context, page = installed(browser, url)
+    page.wait_for_timeout(500)  # the save after the roll
+    saved = page.evaluate("window.ludo.position()")
+    archive = root / "py.zip"
+    good = archive.read_bytes()
+    damage(page, url + "py.zip", "replaced")
+    archive.write_bytes(b"PK\x05\x06" + bytes(18))  # the first repair fetches wrong bytes
+    loads = count_loads(page)
+    page.reload()
+    page.wait_for_function("document.getElementById('loading-detail').textContent"
+                           f" === {UNREPAIRED_DETAIL!r}", timeout=RECOVERY_TIMEOUT_MS)
+    assert len(loads) == 1 and checks(page) == 1
+    archive.write_bytes(good)  # the network carries the right file now: nobody reloads
+    wait_ready(page, RECOVERY_TIMEOUT_MS)
+    assert len(loads) == 2  # the test's reload and the page's own, after a later check
+    assert cached_sha256(page, url + "py.zip") == hashlib.sha256(good).hexdigest()
+    assert page.evaluate("window.ludo.position()") == saved
+    context.close()
+
+
 def test_a_damaged_page_is_replaced_as_it_is_served_or_explained_offline(
         browser: Browser, server_url: str) -> None:
     context, page = installed(browser, server_url)
