@@ -21,7 +21,9 @@ def quote(value: object, limit: int = MAX_QUOTED) -> str:
         text = type(value).__name__
     if len(text) > limit:
         text = text[:limit - 1] + "…"
-    return text if text.isprintable() else json.dumps(text)[1:-1]
+    # a character that cannot be shown (a control, a byte the locale could not decode) in
+    # JSON's escape, the rest as it is: escaping the whole text escaped its quotes too
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
 
 
 _JSON_KINDS: dict[type, str] = {dict: "an object", list: "a list", str: "text",

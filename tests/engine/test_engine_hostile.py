@@ -84,6 +84,9 @@ def test_unlocked_is_written_in_clockwise_order() -> None:
 def test_messages_quote_input_briefly_and_in_json_spelling() -> None:
     assert quote(True) == "true" and quote(None) == "null" and quote("red") == '"red"'
     assert len(quote("x" * 1_000_000)) == 40
+    # a character that cannot be shown is escaped alone, the quotes stay quotes: a byte the
+    # locale could not decode (an argument read as a lone surrogate) gave \"re\\udcffd\"
+    assert quote("re\udcffd") == '"re\\udcffd"' and quote("a\u200bb") == '"a\\u200bb"'
     with pytest.raises(NotationError) as info:
         load(tokens={"red": [True, "yard", "yard", "yard"]})
     assert "true is not a square" in str(info.value) and "True" not in str(info.value)
