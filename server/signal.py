@@ -83,7 +83,8 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_websocket import WebSocketError
 
 from server.app import make_app
 
@@ -679,6 +680,77 @@ class TokenBucket:
 _CLOSE = object()  # outbox sentinel: close after what is queued before it
 
 
+class MaskedFramesOnly:
+    """The connection's frame reader behind a check that every client frame is masked.
+
+    RFC 6455 5.1: "a server MUST close the connection upon receiving a frame that is not
+    masked" (1002). aiohttp's reader takes an unmasked frame as it is, so this follows the
+    frame headers in the byte stream (2 bytes, a 2- or 8-byte length, the 4-byte key, then the
+    payload, which is skipped) and fails the connection at the first header without the mask
+    bit, before the frame or anything after it reaches aiohttp's reader."""
+
+    def __init__(self, inner: Any, queue: Any) -> None:
+        self.inner, self.queue = inner, queue
+        self.header = bytearray()  # the part of the current frame's header read so far
+        self.skip = 0  # payload bytes of the current frame still to come
+        self.failed = False
+
+    def _unmasked_frame_in(self, data: bytes) -> bool:
+        at, end = 0, len(data)
+        while at < end:
+            if self.skip:
+                step = min(self.skip, end - at)
+                self.skip -= step
+                at += step
+                continue
+            self.header.append(data[at])
+            at += 1
+            if len(self.header) < 2:
+                continue
+            if not self.header[1] & 0x80:
+                return True
+            size_code = self.header[1] & 0x7F
+            extra = 2 if size_code == 126 else 8 if size_code == 127 else 0
+            if len(self.header) < 2 + extra + 4:
+                continue
+            self.skip = int.from_bytes(self.header[2:2 + extra]) if extra else size_code
+            self.header.clear()
+        return False
+
+    def feed_data(self, data: bytes) -> tuple[bool, bytes]:
+        if self.failed:
+            return True, b""
+        if self._unmasked_frame_in(bytes(data)):
+            self.failed = True
+            # as aiohttp's reader fails on a protocol error: receive() closes with its code
+            self.queue.set_exception(WebSocketError(WSCloseCode.PROTOCOL_ERROR,
+                                                    "client frame is not masked"))
+            return True, b""
+        result: tuple[bool, bytes] = self.inner.feed_data(data)
+        return result
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+
+class ClientWebSocket(web.WebSocketResponse):
+    """aiohttp's WebSocket response, reading only masked client frames (MaskedFramesOnly).
+    The check goes in where aiohttp hands its reader to the connection; bytes that came with
+    the handshake are held back until it is in place (aiohttp would feed them at once).
+    These are aiohttp's internals (pinned in requirements.txt): tests/test_signal_frames.py
+    fails if they change."""
+
+    def _post_start(self, request: Any, protocol: Any, writer: Any) -> None:
+        handler = request.protocol
+        early, handler._message_tail = handler._message_tail, b""
+        super()._post_start(request, protocol, writer)
+        handler._payload_parser = MaskedFramesOnly(handler._payload_parser, self._reader)
+        if early:
+            eof, _ = handler._payload_parser.feed_data(early)
+            if eof:
+                handler.close()
+
+
 class Connection:
     """One WebSocket: its peer id and room once joined, its outbox and its limits."""
 
@@ -930,7 +1002,7 @@ class SignalHub:
             self.log({"event": "refused", "status": 403, "reason": "origin",
                       "origin": (origin or "")[:200], "remote": request.remote})
             return web.Response(status=403, text="This origin may not use the signalling helper.")
-        ws = web.WebSocketResponse(
+        ws = ClientWebSocket(
             # aiohttp refuses a frame of max_msg_size bytes or more; the limit itself is allowed.
             max_msg_size=config.max_message_bytes + 1,
             compress=False,  # per-connection zlib state would cost far more than it saves here
