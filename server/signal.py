@@ -703,6 +703,15 @@ class MaskedFramesOnly:
                 self.skip -= step
                 at += step
                 continue
+            if not self.header and end - at >= 14:  # a whole header here (the usual case)
+                second = data[at + 1]
+                if not second & 0x80:
+                    return True
+                size_code = second & 0x7F
+                extra = 2 if size_code == 126 else 8 if size_code == 127 else 0
+                self.skip = int.from_bytes(data[at + 2:at + 2 + extra]) if extra else size_code
+                at += 2 + extra + 4
+                continue
             self.header.append(data[at])
             at += 1
             if len(self.header) < 2:

@@ -9,6 +9,7 @@ import asyncio
 import base64
 import json
 import os
+import random
 import struct
 
 import pytest
@@ -139,3 +140,49 @@ def test_masked_frames_split_anywhere_are_read() -> None:
         assert close_code(frames) == 1000, frames
 
     run_hub(test)
+
+
+def test_the_frame_check_follows_any_stream_cut_anywhere() -> None:
+    """MaskedFramesOnly on its own: random frames of every length class, cut at random; an
+    unmasked one is found where it starts, never before, and nothing of it reaches aiohttp's
+    reader but perhaps its first byte."""
+    from server.signal import MaskedFramesOnly
+
+    class Inner:
+        def __init__(self) -> None:
+            self.fed = 0
+
+        def feed_data(self, data: bytes) -> tuple[bool, bytes]:
+            self.fed += len(data)
+            return False, b""
+
+    class Queue:
+        def __init__(self) -> None:
+            self.exc: BaseException | None = None
+
+        def set_exception(self, exc: BaseException) -> None:
+            self.exc = exc
+
+    rng = random.Random(6455)
+    for _ in range(300):
+        frames = [frame(b"x" * rng.choice([0, 5, 125, 126, 300, 65535, 65536, 70000]),
+                        masked=True, opcode=rng.choice([0x1, 0x2, 0x9, 0xA]))
+                  for _ in range(rng.randint(1, 6))]
+        bad_at = rng.randrange(len(frames) + 1)  # == len(frames): none unmasked
+        if bad_at < len(frames):
+            frames.insert(bad_at, frame(b"y" * rng.choice([0, 3, 200]), masked=False))
+        stream = b"".join(frames)
+        clean = len(b"".join(frames[:bad_at]))
+        inner, queue = Inner(), Queue()
+        check = MaskedFramesOnly(inner, queue)
+        at = 0
+        while at < len(stream) and not check.failed:
+            step = rng.choice([1, 2, 3, 7, 14, 100, 5000, 80000])
+            check.feed_data(stream[at:at + step])
+            at += step
+        assert check.failed == (bad_at < len(frames))
+        if check.failed:
+            # (its first byte may have gone on alone: the mask bit is in the second)
+            assert inner.fed <= clean + 1 and clean < at and queue.exc is not None
+        else:
+            assert inner.fed == len(stream) and queue.exc is None
