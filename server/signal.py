@@ -17,8 +17,10 @@ the id of a peer elsewhere is "unknown-peer". Every peer hears who joins and lea
 
 Limits. Every message is at most `max_message_bytes` (aiohttp refuses a bigger frame and closes
 with 1009), must be a JSON object of a known `type` with exactly the fields of that type, and
-costs a token from the peer's bucket (`rate_per_second`, `rate_burst`). A room holds at most
-`room_cap` peers and the helper at most `max_peers` connections. A connection that has not
+costs a token from the peer's bucket (`rate_per_second`, `rate_burst`), as does a WebSocket ping
+frame, which the helper answers itself (aiohttp answered every one, without limit). Client frames
+must be masked (RFC 6455; `MaskedFramesOnly`): an unmasked one closes with 1002. A room holds at
+most `room_cap` peers and the helper at most `max_peers` connections. A connection that has not
 joined within `join_timeout` seconds, and every peer of a room in which nobody sent anything for
 `idle_timeout` seconds, is closed. Bad input is answered with an `error` message (never a
 traceback); `max_bad_messages` of them close the connection.
@@ -1016,6 +1018,7 @@ class SignalHub:
             max_msg_size=config.max_message_bytes + 1,
             compress=False,  # per-connection zlib state would cost far more than it saves here
             heartbeat=config.heartbeat,
+            autoping=False,  # ping frames are answered from the peer's budget (_on_ping_frame)
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=426, headers={"Upgrade": "websocket"},
@@ -1076,6 +1079,10 @@ class SignalHub:
                     self._close(conn, CLOSE_INTERNAL, "internal error")
             elif msg.type is WSMsgType.BINARY:
                 self._bad(conn, "bad-json", "messages are JSON text, not binary")
+            elif msg.type is WSMsgType.PING:
+                await self._on_ping_frame(conn, msg.data)
+            elif msg.type is WSMsgType.PONG:  # (the heartbeat counts any data received)
+                continue
             elif msg.type is WSMsgType.ERROR:
                 # aiohttp has already closed: 1009 for a too-big frame, 1007 for bad UTF-8.
                 self.log({"event": "bad-frame", "room": room_tag(conn.room) if conn.room else None,
@@ -1093,8 +1100,9 @@ class SignalHub:
         if conn.bad >= self.config.max_bad_messages:
             self._close(conn, CLOSE_MISBEHAVING, "too many bad messages")
 
-    async def _on_text(self, conn: Connection, text: str) -> None:
-        now = self.clock()
+    def _spend(self, conn: Connection, now: float) -> bool:
+        """Take a token of the peer's bucket for one message (or ping frame); False when
+        there is none: the message is dropped, and a peer that keeps on is closed."""
         if not conn.bucket.take(now):
             if not conn.limited:  # one error per run of dropped messages
                 conn.limited = True
@@ -1103,8 +1111,21 @@ class SignalHub:
                 conn.bad += 1
                 if conn.bad >= self.config.max_bad_messages:
                     self._close(conn, CLOSE_MISBEHAVING, "too many messages")
-            return
+            return False
         conn.limited = False
+        return True
+
+    async def _on_ping_frame(self, conn: Connection, data: bytes) -> None:
+        """A WebSocket ping frame (browsers send none; pages ping with a message): answered
+        from the same budget as messages. aiohttp's own answer came without any limit, so one
+        client made the helper write a pong for every 6 bytes it sent."""
+        if self._spend(conn, self.clock()):
+            await conn.ws.pong(data)
+
+    async def _on_text(self, conn: Connection, text: str) -> None:
+        now = self.clock()
+        if not self._spend(conn, now):
+            return
         message = parse_client_message(text)
         kind = message["type"]
         if kind == "join":
