@@ -17,8 +17,10 @@ the id of a peer elsewhere is "unknown-peer". Every peer hears who joins and lea
 
 Limits. Every message is at most `max_message_bytes` (aiohttp refuses a bigger frame and closes
 with 1009), must be a JSON object of a known `type` with exactly the fields of that type, and
-costs a token from the peer's bucket (`rate_per_second`, `rate_burst`). A room holds at most
-`room_cap` peers and the helper at most `max_peers` connections. A connection that has not
+costs a token from the peer's bucket (`rate_per_second`, `rate_burst`), as does a WebSocket ping
+frame, which the helper answers itself (aiohttp answered every one, without limit). Client frames
+must be masked (RFC 6455; `MaskedFramesOnly`): an unmasked one closes with 1002. A room holds at
+most `room_cap` peers and the helper at most `max_peers` connections. A connection that has not
 joined within `join_timeout` seconds, and every peer of a room in which nobody sent anything for
 `idle_timeout` seconds, is closed. Bad input is answered with an `error` message (never a
 traceback); `max_bad_messages` of them close the connection.
@@ -83,7 +85,8 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_websocket import WebSocketError
 
 from server.app import make_app
 
@@ -679,6 +682,86 @@ class TokenBucket:
 _CLOSE = object()  # outbox sentinel: close after what is queued before it
 
 
+class MaskedFramesOnly:
+    """The connection's frame reader behind a check that every client frame is masked.
+
+    RFC 6455 5.1: "a server MUST close the connection upon receiving a frame that is not
+    masked" (1002). aiohttp's reader takes an unmasked frame as it is, so this follows the
+    frame headers in the byte stream (2 bytes, a 2- or 8-byte length, the 4-byte key, then the
+    payload, which is skipped) and fails the connection at the first header without the mask
+    bit, before the frame or anything after it reaches aiohttp's reader."""
+
+    def __init__(self, inner: Any, queue: Any) -> None:
+        self.inner, self.queue = inner, queue
+        self.header = bytearray()  # the part of the current frame's header read so far
+        self.skip = 0  # payload bytes of the current frame still to come
+        self.failed = False
+
+    def _unmasked_frame_in(self, data: bytes) -> bool:
+        at, end = 0, len(data)
+        while at < end:
+            if self.skip:
+                step = min(self.skip, end - at)
+                self.skip -= step
+                at += step
+                continue
+            if not self.header and end - at >= 14:  # a whole header here (the usual case)
+                second = data[at + 1]
+                if not second & 0x80:
+                    return True
+                size_code = second & 0x7F
+                extra = 2 if size_code == 126 else 8 if size_code == 127 else 0
+                self.skip = int.from_bytes(data[at + 2:at + 2 + extra]) if extra else size_code
+                at += 2 + extra + 4
+                continue
+            self.header.append(data[at])
+            at += 1
+            if len(self.header) < 2:
+                continue
+            if not self.header[1] & 0x80:
+                return True
+            size_code = self.header[1] & 0x7F
+            extra = 2 if size_code == 126 else 8 if size_code == 127 else 0
+            if len(self.header) < 2 + extra + 4:
+                continue
+            self.skip = int.from_bytes(self.header[2:2 + extra]) if extra else size_code
+            self.header.clear()
+        return False
+
+    def feed_data(self, data: bytes) -> tuple[bool, bytes]:
+        if self.failed:
+            return True, b""
+        if self._unmasked_frame_in(bytes(data)):
+            self.failed = True
+            # as aiohttp's reader fails on a protocol error: receive() closes with its code
+            self.queue.set_exception(WebSocketError(WSCloseCode.PROTOCOL_ERROR,
+                                                    "client frame is not masked"))
+            return True, b""
+        result: tuple[bool, bytes] = self.inner.feed_data(data)
+        return result
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+
+class ClientWebSocket(web.WebSocketResponse):
+    """aiohttp's WebSocket response, reading only masked client frames (MaskedFramesOnly).
+    The check goes in where aiohttp hands its reader to the connection; bytes that came with
+    the handshake are held back until it is in place (aiohttp would feed them at once).
+    These are aiohttp's internals (pinned in requirements.txt): tests/test_signal_frames.py
+    fails if they change."""
+
+    def _post_start(self, request: Any, protocol: Any, writer: Any) -> None:
+        handler = request.protocol
+        early, handler._message_tail = handler._message_tail, b""
+        super()._post_start(request, protocol, writer)
+        handler._payload_parser = MaskedFramesOnly(handler._payload_parser, self._reader)
+        if early:
+            eof, _ = handler._payload_parser.feed_data(early)
+            if eof:
+                handler.close()
+
+
 class Connection:
     """One WebSocket: its peer id and room once joined, its outbox and its limits."""
 
@@ -930,11 +1013,12 @@ class SignalHub:
             self.log({"event": "refused", "status": 403, "reason": "origin",
                       "origin": (origin or "")[:200], "remote": request.remote})
             return web.Response(status=403, text="This origin may not use the signalling helper.")
-        ws = web.WebSocketResponse(
+        ws = ClientWebSocket(
             # aiohttp refuses a frame of max_msg_size bytes or more; the limit itself is allowed.
             max_msg_size=config.max_message_bytes + 1,
             compress=False,  # per-connection zlib state would cost far more than it saves here
             heartbeat=config.heartbeat,
+            autoping=False,  # ping frames are answered from the peer's budget (_on_ping_frame)
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=426, headers={"Upgrade": "websocket"},
@@ -995,6 +1079,10 @@ class SignalHub:
                     self._close(conn, CLOSE_INTERNAL, "internal error")
             elif msg.type is WSMsgType.BINARY:
                 self._bad(conn, "bad-json", "messages are JSON text, not binary")
+            elif msg.type is WSMsgType.PING:
+                await self._on_ping_frame(conn, msg.data)
+            elif msg.type is WSMsgType.PONG:  # (the heartbeat counts any data received)
+                continue
             elif msg.type is WSMsgType.ERROR:
                 # aiohttp has already closed: 1009 for a too-big frame, 1007 for bad UTF-8.
                 self.log({"event": "bad-frame", "room": room_tag(conn.room) if conn.room else None,
@@ -1012,8 +1100,9 @@ class SignalHub:
         if conn.bad >= self.config.max_bad_messages:
             self._close(conn, CLOSE_MISBEHAVING, "too many bad messages")
 
-    async def _on_text(self, conn: Connection, text: str) -> None:
-        now = self.clock()
+    def _spend(self, conn: Connection, now: float) -> bool:
+        """Take a token of the peer's bucket for one message (or ping frame); False when
+        there is none: the message is dropped, and a peer that keeps on is closed."""
         if not conn.bucket.take(now):
             if not conn.limited:  # one error per run of dropped messages
                 conn.limited = True
@@ -1022,8 +1111,21 @@ class SignalHub:
                 conn.bad += 1
                 if conn.bad >= self.config.max_bad_messages:
                     self._close(conn, CLOSE_MISBEHAVING, "too many messages")
-            return
+            return False
         conn.limited = False
+        return True
+
+    async def _on_ping_frame(self, conn: Connection, data: bytes) -> None:
+        """A WebSocket ping frame (browsers send none; pages ping with a message): answered
+        from the same budget as messages. aiohttp's own answer came without any limit, so one
+        client made the helper write a pong for every 6 bytes it sent."""
+        if self._spend(conn, self.clock()):
+            await conn.ws.pong(data)
+
+    async def _on_text(self, conn: Connection, text: str) -> None:
+        now = self.clock()
+        if not self._spend(conn, now):
+            return
         message = parse_client_message(text)
         kind = message["type"]
         if kind == "join":

@@ -88,6 +88,14 @@ STALL_MS = 3000.0
 NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
+# What a guest reads of its host's messages: MAX_HOST_BYTES at once (one message of the largest
+# size), refilled over this long. Parsing is what costs: 4 MiB of small JSON objects held a
+# guest's page 1.5 s in Chromium, so a host sending such messages without pause kept the page
+# frozen, the person unable even to leave. A match's syncs are a few hundred kB, its actions
+# far less: an honest host never comes near it. A message over the budget is left unread.
+READ_REFILL_MS = 20_000.0
+TOO_MUCH = ("The host sends more than this device can read: some of its messages are "
+            "left unread.")
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
 # What a host's `refused` can answer, by the person's request it refuses (HostRoom's codes):
 # a guest shows a refusal over the board only while such a request of its own awaits an
@@ -1216,6 +1224,9 @@ class GuestRoom:
         self.host_seen: float | None = None
         self.on_change: Callable[[str], None] = lambda what: None
         self.on_saved: Callable[[], None] = lambda: None  # chains or seat changed: store them
+        # characters of the host's messages this page may still read now (READ_REFILL_MS)
+        self.read_budget = float(protocol.MAX_HOST_BYTES)
+        self.read_at: float | None = None
 
     # -- the connection --------------------------------------------------------------------
 
@@ -1287,6 +1298,9 @@ class GuestRoom:
             whole = self.reassembler.feed(text)
             if whole is None:
                 return False
+            if not self.may_read(len(whole), now):
+                self.notice(TOO_MUCH)
+                return False
             message = protocol.decode(whole, protocol.HOST_MESSAGES, protocol.MAX_HOST_BYTES)
         except ProtocolError as exc:
             self.notice(f"A message from the host was refused ({exc}).")
@@ -1308,6 +1322,20 @@ class GuestRoom:
             self.unhandled(f"its {message.type}", exc)
             return False
         self.counter.accept(message.seq)
+        return True
+
+    def may_read(self, size: int, now: float) -> bool:
+        """Take ``size`` characters from the read budget (READ_REFILL_MS); False when the
+        budget is short of them."""
+        full = float(protocol.MAX_HOST_BYTES)
+        if self.read_at is not None and now > self.read_at:
+            self.read_budget = min(full, self.read_budget
+                                   + (now - self.read_at) * full / READ_REFILL_MS)
+        if self.read_at is None or now > self.read_at:
+            self.read_at = now
+        if size > self.read_budget:
+            return False
+        self.read_budget -= size
         return True
 
     def unhandled(self, what: str, exc: Exception) -> None:

@@ -409,3 +409,36 @@ def test_a_stopped_guests_transport_calls_nobody_when_its_host_link_closes(
     for timer in rtc.timers:  # and the first call's check calls nobody again either
         timer()
     assert FakeLink.made == 1
+
+
+# -- a peer's candidates ------------------------------------------------------------------------
+
+
+def test_a_peer_flooding_candidates_gets_a_bounded_number_kept_and_tried(
+        browser_rtc: Any) -> None:
+    # A peer that says it is the host (anyone holding the room's link can) need never answer
+    # a guest's call, yet send it candidates as fast as the helper relays them (20 a second,
+    # 120 at once) until the guest calls again 20 s later: each one, up to 16 KiB, was kept
+    # for the answer that never comes (or, after it, handed to the browser), without bound.
+    # A link's honest peer sends a few: one per network interface and kind.
+    import asyncio
+
+    rtc = browser_rtc
+    limit = getattr(rtc, "MAX_CANDIDATES", 64)
+
+    async def scenario() -> None:
+        signal = _signal(rtc, GUEST)
+        link = rtc.Link(signal, "cccccccccccc", True, lambda p: None, lambda p, t: None,
+                        lambda p: None)
+        await asyncio.gather(*rtc.tasks)
+        for i in range(600):
+            await link.on_candidate({"candidate": f"candidate:{i} 1 udp 1 10.0.0.1 9 typ host",
+                                     "pad": "x" * 1000})
+        assert len(link.early) <= limit, len(link.early)
+        await link.on_answer({"type": "answer", "sdp": "v=0"})
+        for i in range(600):
+            await link.on_candidate({"candidate": f"candidate:{i} 1 udp 1 10.0.0.2 9 typ host"})
+        assert len(link.pc.candidates) == limit and not link.done
+
+    asyncio.run(scenario())
+    assert len(rtc.warnings) == 1 and "candidates" in rtc.warnings[0]

@@ -54,6 +54,11 @@ OFFER_EVERY_S = 5.0
 PROOF_BURST = 6
 PROOF_EVERY_S = 10.0
 TRACKED_PEERS = 256  # peer ids whose allowances are remembered (least recently seen go first)
+# A peer's ICE candidates taken on one link: an honest one sends a few (one per network interface
+# and kind: host, server reflexive, relayed). Anyone holding the room's link can say it is the
+# host, never answer a guest's call and send candidates as fast as the helper relays them until
+# the guest calls again; each was kept (or handed to the browser) without bound.
+MAX_CANDIDATES = 64
 
 
 def _js(value: Any) -> Any:
@@ -217,6 +222,7 @@ class Link:
         self.proxies: list[Any] = []
         self.remote_set = False
         self.early: list[Any] = []  # candidates that came before the remote description
+        self.candidates = 0  # the peer's candidates taken on this link (MAX_CANDIDATES)
         self.done = False
         self.pc.onicecandidate = self._keep(self._candidate)
         self.pc.onconnectionstatechange = self._keep(self._state)
@@ -291,6 +297,13 @@ class Link:
         await self._flush()
 
     async def on_candidate(self, data: Any) -> None:
+        if self.candidates >= MAX_CANDIDATES:
+            if self.candidates == MAX_CANDIDATES:
+                window.console.warn(f"connection to {self.peer}: more than {MAX_CANDIDATES} "
+                                    "candidates; ignoring the others")
+                self.candidates += 1
+            return
+        self.candidates += 1
         candidate = window.JSON.parse(json.dumps(data))
         if self.remote_set:
             await self._add(candidate)
