@@ -232,3 +232,27 @@ def test_the_heartbeat_still_finds_dead_connections_and_spares_live_ones() -> No
         reading.cancel()
 
     run_hub(test, heartbeat=0.4)
+
+
+def test_an_aiohttp_without_the_reader_hook_serves_unchecked_rather_than_failing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The check reaches into aiohttp's request handler; another aiohttp than the pinned one
+    # may name its parts otherwise. Then every connection still opens (the frames unchecked,
+    # said once on stderr): an AttributeError there failed every WebSocket of the helper.
+    from aiohttp import web
+
+    from server import signal as sig
+
+    started = []
+    monkeypatch.setattr(web.WebSocketResponse, "_post_start",
+                        lambda self, request, protocol, writer: started.append(request))
+
+    class Request:
+        protocol = object()  # no _message_tail, no _payload_parser
+
+    sig._warn_unchecked_frames.cache_clear()
+    ws = sig.ClientWebSocket()
+    for _ in range(2):
+        ws._post_start(Request(), None, None)
+    assert len(started) == 2
+    assert capsys.readouterr().err.count("unmasked client frames are not refused") == 1
