@@ -23,10 +23,11 @@ KIND_WORDS = {"online": "online", "person": "on the host's device", "computer": 
 
 
 # The page's own query parameters a room's link passes on to its guests: the connection policy
-# (``ice=relay``: a network that needs the TURN relay needs it on both ends) and the service
-# worker switch. The rest (``turn_seconds``, ``auto_delay``, ``pace_ms``) are the host's own
-# test and benchmark settings, not the guests'.
-LINK_PARAMETERS = ("ice", "sw")
+# (``ice=relay``: a network that needs the TURN relay needs it on both ends). The rest are the
+# host's own: ``turn_seconds``, ``auto_delay`` and ``pace_ms`` its test and benchmark settings,
+# and ``sw=off`` its development switch, which on a guest's page would remove the game's
+# offline copy from that device (a friend's link must not uninstall anything).
+LINK_PARAMETERS = ("ice",)
 
 
 def link_query(search: str) -> str:

@@ -290,7 +290,9 @@ def test_a_room_link_passes_on_only_the_connection_settings() -> None:
     assert link_query("") == ""
     assert link_query("?auto_delay=0&pace_ms=0&turn_seconds=5") == ""
     assert link_query("?auto_delay=0&pace_ms=0&ice=relay") == "?ice=relay"
-    assert link_query("?sw=off&ice=relay&x=1") == "?sw=off&ice=relay"
+    # a host developing with ?sw=off must not make its guests' pages drop their offline copy
+    assert link_query("?sw=off&ice=relay&x=1") == "?ice=relay"
+    assert link_query("?sw=off") == ""
 
 
 def _prompts_and_die_labels(rules: str, seed: int) -> tuple[list[str], set[str]]:
