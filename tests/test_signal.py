@@ -612,7 +612,7 @@ def test_real_coturn_accepts_the_credentials_and_refuses_forged_or_expired_ones(
         def allocate(username: str, password: str) -> bool:
             result = subprocess.run(
                 ["turnutils_uclient", "-y", "-n", "1", "-m", "1", "-u", username, "-w", password,
-                 "-p", str(port), "127.0.0.1"], capture_output=True, text=True, timeout=30)
+                 "-p", str(port), "127.0.0.1"], capture_output=True, text=True, timeout=90)
             # Its last report: "tot_send_msgs=N, tot_recv_msgs=M"; M > 0 once relayed data came
             # back through the allocation (a refused one prints "Cannot complete Allocation").
             received = re.findall(r"tot_recv_msgs=(\d+)", result.stdout + result.stderr)
