@@ -157,14 +157,18 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         rolled = listed(left) + (f" (no move for {listed(stuck)} now)" if stuck else "")
         if waiting or table.auto() is not None:
             return f"To play: {rolled}. The only move plays by itself."
+        # a play made with a button beside the chips (Gilgiti's forcing the gate): on a
+        # phone it stands below the fold, so the words name it
+        also = "".join(f" Or the button below: {c.label.split(':')[0]}." for c in options
+                       if not c.pieces and c.kind != "roll")
         if selected is not None and any(c.pieces and c.value == selected for c in options):
             return (f"Playing the {selected}: choose a highlighted {piece} (or another "
-                    f"value). Still to play: {rolled}.")
+                    f"value). Still to play: {rolled}.{also}")
         if any(c.pieces for c in options) and len(set(left)) == 1:  # no value to pick
-            return f"To play: {rolled}. {pick}"
+            return f"To play: {rolled}. {pick}{also}"
         if any(c.pieces for c in options):
             return (f"To play: {rolled}. Choose a value, then a highlighted {piece} (or a "
-                    f"{piece}, then a value); arrow keys move among them, Enter plays.")
+                    f"{piece}, then a value); arrow keys move among them, Enter plays.{also}")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
     if waiting or table.auto() is not None:
