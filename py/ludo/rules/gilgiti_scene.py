@@ -122,7 +122,9 @@ def piece_id(piece: int) -> str:
 
 
 def piece_label(colour: str, token: int, position: int) -> str:
-    return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+    # the seed's safe stars said too: a screen-reader player hears no star on the board
+    return (f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+            f"{cross.safe_words(colour, position, 'entry star')}")
 
 
 def board(rules: GilgitiRules, state: State | None) -> Board:
