@@ -108,8 +108,9 @@ def test_a_token_on_one_of_the_eight_safe_squares_says_so_in_its_name() -> None:
     captured") and seed 003's stars ("safe ground"): the board shows a star or a start's
     colour, but a token's name, all a screen reader says of it, gave only the square's number
     ("Green token 1, on square 9 (47 past Green's start)"): a player who cannot see the board
-    had to know the safe squares by number to tell which tokens can be captured."""
-    from ludo import scene
+    had to know the safe squares by number to tell which tokens can be captured. (A Gilgiti
+    move's label that ends on a star said nothing of it either.)"""
+    from ludo import choices, scene
 
     everyone = ("red", "green", "yellow", "blue")
     tokens = {c: ["yard"] * 4 for c in everyone}
@@ -134,6 +135,13 @@ def test_a_token_on_one_of_the_eight_safe_squares_says_so_in_its_name() -> None:
     assert labels["red-0"].endswith("), Green's entry star (safe)")
     assert labels["red-1"].endswith("), a star (safe)")
     assert "safe" not in labels["red-2"]
+    # and a move that ends on a star says so, as Courtyard's do ("…, a star")
+    moves = {c.label for c in choices(gilgiti)}
+    assert "moves 2 to square 50 (49 past Red's start)" in moves  # from the star: ordinary
+    assert "moves 2 to square 16 (15 past Red's start)" in moves
+    star = _gilgiti_move({"red": [6, "yard", "yard", "yard"]}, [2])
+    assert {c.label for c in choices(star)} == {
+        "moves 2 to square 9 (8 past Red's start), a star (safe)"}
 
 
 def _form(seats: tuple[str, ...], timer: bool = True, locked: bool = False) -> dict[str, object]:

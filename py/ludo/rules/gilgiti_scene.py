@@ -271,7 +271,9 @@ def choice_for(play: Play, action: Action, holder: str | None = None,
         label = (f"the stack ({names}) strikes the block on {_where(colour, play.dest)} "
                  f"with the {play.value}")
         return Choice(action, "strike", label, pieces, target, str(play.value))
-    where = _where(colour, play.dest)
+    # a star's safety said, as Courtyard's move labels do ("…, a star"): the board's star is
+    # not read out (no capture ever happens there, so a capture label never has it too)
+    where = _where(colour, play.dest) + cross.safe_words(colour, play.dest, "entry star")
     # no subject: the label is read after the token's own ("Red token 2, on square 1 ...;
     # moves 2 to square 3 ..."), which names it
     if play.kind == "enter":
