@@ -1261,6 +1261,16 @@ class OnlineController(Controller):
     def quit_label(self) -> str | None:
         return LEAVE_ROOM if self.spectating() else None
 
+    def online_part(self) -> str | None:
+        # a new game here lets go of the room (close_room) but not of the match: the host's
+        # page is its table, a guest's seat is kept and timed (Online.holds_match)
+        o, t = self.online, self.table
+        if o is None or o.suspended or not o.holds_match() or t is None:
+            return None
+        if o.role == "guest" and not t.people_in_play():
+            return None  # its seat has left: nothing of it is kept
+        return o.role
+
     def spectating(self) -> bool:
         """A guest's page at the room's table with no seat in play there (a spectator, or a
         player whose seat has left): its Quit button leaves the room."""
