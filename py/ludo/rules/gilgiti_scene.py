@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
-from ..geometry import COLOURS, HOME, START_SQUARES
+from ..geometry import COLOURS, HOME, START_SQUARES, YARD
 from . import cross
 from .base import (
     Board,
@@ -170,13 +170,19 @@ def stacks(state: State) -> tuple[Stack, ...]:
 
 
 def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
-    from .gilgiti import PARTNER
+    from .gilgiti import PARTNER, SIDES, closed_squares, occupancy
 
+    occ = occupancy(state.tokens)
     views = []
     for colour in state.seats:
         ci = _ci(colour)
         home = sum(1 for p in state.tokens[ci] if p == HOME)
         facts = [f"{home}/4 home"]
+        if state.phase != "over" and YARD in state.tokens[ci] and START_SQUARES[ci] in \
+                closed_squares(occ, state.teams, SIDES[state.teams][ci]):
+            # "An enemy block on your entry star locks you out": the board's lock on that star
+            # is drawn only on the seat's own turn, and a screen reader hears none of it
+            facts.append("entry blocked")
         team = None
         if state.teams:
             partner = COLOURS[PARTNER[ci]]
