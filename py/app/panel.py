@@ -157,14 +157,18 @@ def prompt(table: Table, scene: Scene, options: Sequence[Choice], waiting: bool 
         rolled = listed(left) + (f" (no move for {listed(stuck)} now)" if stuck else "")
         if waiting or table.auto() is not None:
             return f"To play: {rolled}. The only move plays by itself."
+        # a play made with a button beside the chips (Gilgiti's forcing the gate): on a
+        # phone it stands below the fold, so the words name it
+        also = "".join(f" Or the button below: {c.label.split(':')[0]}." for c in options
+                       if not c.pieces and c.kind != "roll")
         if selected is not None and any(c.pieces and c.value == selected for c in options):
             return (f"Playing the {selected}: choose a highlighted {piece} (or another "
-                    f"value). Still to play: {rolled}.")
+                    f"value). Still to play: {rolled}.{also}")
         if any(c.pieces for c in options) and len(set(left)) == 1:  # no value to pick
-            return f"To play: {rolled}. {pick}"
+            return f"To play: {rolled}. {pick}{also}"
         if any(c.pieces for c in options):
             return (f"To play: {rolled}. Choose a value, then a highlighted {piece} (or a "
-                    f"{piece}, then a value); arrow keys move among them, Enter plays.")
+                    f"{piece}, then a value); arrow keys move among them, Enter plays.{also}")
         return f"To play: {rolled}. Choose one of the moves below." if options else ""
     lead = "" if after_roll else f"You {table.wording.past} {rolled}. "
     if waiting or table.auto() is not None:
@@ -514,13 +518,37 @@ def _in_progress(table: Table) -> str:
             f"{turn} to play).")
 
 
-def replace_text(table: Table) -> str:
-    """The question before Start game replaces the game in progress."""
+def replace_text(table: Table, online: str | None = None) -> str:
+    """The question before Start game replaces the game in progress. ``online``: the part this
+    device has in an online match under way ("host", "guest" with a seat; None otherwise), which
+    a new game here does not end: it said "it cannot be resumed" of a match that goes on, whose
+    seat is kept and timed (seed 000, rule 11: "Home saves your seat ... timers keep running")
+    and which the room's link brings back."""
+    if online == "host":
+        return (f"{_in_progress(table)} This device runs the online match: while a new game is "
+                "played here, the match waits, paused for everybody, until you open the room's "
+                "link here again.")
+    if online == "guest":
+        return (f"{_in_progress(table)} A new game here takes this device out of the online "
+                "match, but not your seat: it is kept and its clock keeps running, as when you "
+                "go Home, and the room's link brings you back to it. To leave the match, use "
+                f"{table.leave.button}.")
     return f"{_in_progress(table)} A new game replaces it, and it cannot be resumed."
 
 
-def resume_text(table: Table) -> tuple[str, str]:
-    """The home screen's note about the game in progress, and its button."""
+def _new_game_here(online: str | None) -> str:
+    """The home note's last words: what Start game does to the game in progress."""
+    if online == "host":
+        return " Starting a new game here pauses it for everybody until you open its link again."
+    if online == "guest":
+        return " Starting a new game here keeps your seat and its clock running; the link " \
+            "brings you back."
+    return " Starting a new game replaces it."
+
+
+def resume_text(table: Table, online: str | None = None) -> tuple[str, str]:
+    """The home screen's note about the game in progress, and its button (``online``: as for
+    :func:`replace_text`)."""
     if table.over:
         left = table.left_by()
         if left is not None:  # a leave that ended the match for everybody
@@ -533,8 +561,8 @@ def resume_text(table: Table) -> tuple[str, str]:
         # everyone here has quit or been eliminated: they can watch, not play (rule 11: "You
         # cannot rejoin as an active player"), so the button does not offer to resume
         return (f"{_in_progress(table)} Nobody here plays in it any more: the others play on."
-                f"{_clock_runs(table)} Starting a new game replaces it.", "Watch the game")
-    return (f"{_in_progress(table)}{_clock_runs(table)} Starting a new game replaces it.",
+                f"{_clock_runs(table)}{_new_game_here(online)}", "Watch the game")
+    return (f"{_in_progress(table)}{_clock_runs(table)}{_new_game_here(online)}",
             "Resume game")
 
 

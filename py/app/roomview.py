@@ -194,6 +194,18 @@ def lobby_hint(lobby: Mapping[str, Any], host: bool, you: str | None, watching: 
     return "Pick a free seat and enter your name, or watch."
 
 
+def left_hint(word: str | None) -> str:
+    """The room screen's words, during the match, for a guest whose seat is out of it
+    (``word``: the table's, "quit" or "eliminated"; None: still in it, nothing to say). The
+    screen still read "Join the online room" with the seat listed as "(here)", as if the
+    player who quit could take part again."""
+    if word is None:
+        return ""
+    why = "You quit this match" if word == "quit" else \
+        "Your seat was removed from this match after five timeouts"
+    return f"{why}: you can watch it at the table, but not play in it again."
+
+
 def seat_news(before: Mapping[str, str], lobby: Mapping[str, Any]) -> list[str]:
     """What the host is told as friends take seats or give them back (its screen reader
     heard nothing): ``before`` is the holders' names by seat at the last telling."""
@@ -210,23 +222,30 @@ def seat_news(before: Mapping[str, str], lobby: Mapping[str, Any]) -> list[str]:
 
 
 def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
-               you: str | None, connected: Sequence[str] = ()) -> str:
+               you: str | None, connected: Sequence[str] = (),
+               out: Mapping[str, str] | None = None) -> str:
     """The room's seats: who holds each, who is here (``connected``: the room's latest word
     on it, which a guest hears in ``presence`` after the lobby); a guest's buttons to take a
-    free one."""
+    free one. ``out``: the seats no longer in the match under way, with the word the table
+    uses ("quit", "eliminated"): such a seat is said to be out, not "here", whoever holds it
+    (seed 000, rule 11: "You cannot rejoin as an active player")."""
+    out = out or {}
     rows = []
     for row in lobby["seats"]:
         seat, kind = row["seat"], row["kind"]
         name = row["name"] or names.get(seat, "")
+        gone = f" <span class='muted'>· {escape(out[seat])}</span>" if seat in out else ""
         if kind == "online":
-            if row["taken"]:
+            if row["taken"] and seat in out:
+                who = f"<bdi>{escape(name)}</bdi>{gone}"
+            elif row["taken"]:
                 status = "here" if seat in connected else "away"
                 who = f"<bdi>{escape(name)}</bdi> <span class='muted'>({status})</span>"
             else:
                 who = "<span class='muted'>waiting for a friend</span>"
         else:
             who = f"<bdi>{escape(name or seat.capitalize())}</bdi> <span class='muted'>" \
-                  f"({KIND_WORDS.get(kind, kind)})</span>"
+                  f"({KIND_WORDS.get(kind, kind)})</span>{gone}"
         button = ""
         if not host and kind == "online" and not lobby["started"] and (
                 not row["taken"] or seat == you):

@@ -98,9 +98,50 @@ def test_a_gilgiti_tokens_label_names_it_once_with_its_colour_capitalised() -> N
     label = re.search(r'id="tok-red-0"[^>]*aria-label="([^"]*)"', svg)
     assert label is not None
     text = label.group(1).replace("&#x27;", "'")
-    assert text == ("Red token 1, on square 1 (Red's start); moves 2 to square 3 "
+    assert text == ("Red token 1, on square 1 (Red's start), safe; moves 2 to square 3 "
                     "(2 past Red's start), capturing Green token 1"), text
     assert not re.search(r"\b(red|green|yellow|blue)\b", text)  # colours as names are capitals
+
+
+def test_a_token_on_one_of_the_eight_safe_squares_says_so_in_its_name() -> None:
+    """Seed 000, rule 6 ("Eight safe squares ... Opponents can share them without being
+    captured") and seed 003's stars ("safe ground"): the board shows a star or a start's
+    colour, but a token's name, all a screen reader says of it, gave only the square's number
+    ("Green token 1, on square 9 (47 past Green's start)"): a player who cannot see the board
+    had to know the safe squares by number to tell which tokens can be captured. (A Gilgiti
+    move's label that ends on a star said nothing of it either.)"""
+    from ludo import choices, scene
+
+    everyone = ("red", "green", "yellow", "blue")
+    tokens = {c: ["yard"] * 4 for c in everyone}
+    tokens["red"] = [0, 8, 13, 9]
+    tokens["green"] = [21, "yard", "yard", "yard"]
+    state = parse_position(json.dumps({
+        "format": "courtyard-ludo/position", "version": 2, "rules": "courtyard",
+        "seats": list(everyone), "turn": "green", "phase": "roll", "die": None, "sixes": 0,
+        "tokens": tokens, "unlocked": [], "timeouts": {c: 0 for c in everyone}, "out": {},
+        "winner": None, "rng": "00000000000000aa"}))
+    labels = {p.id: p.label for s in scene(state).stacks for p in s.pieces}
+    assert labels["red-0"] == "Red token 1, on square 1 (Red's start), safe"
+    assert labels["red-1"] == "Red token 2, on square 9 (8 past Red's start), a star (safe)"
+    assert labels["red-2"] == \
+        "Red token 3, on square 14 (13 past Red's start), Green's start (safe)"
+    assert labels["red-3"] == "Red token 4, on square 10 (9 past Red's start)"  # ordinary
+    assert labels["green-0"] == "Green token 1, on square 22 (8 past Green's start), a star (safe)"
+    assert labels["green-1"] == "Green token 2, in the yard"
+    # Gilgiti calls a start an entry star
+    gilgiti = _gilgiti_move({"red": [13, 47, 5, "yard"], "green": ["yard"] * 4}, [2])
+    labels = {p.id: p.label for s in scene(gilgiti).stacks for p in s.pieces}
+    assert labels["red-0"].endswith("), Green's entry star (safe)")
+    assert labels["red-1"].endswith("), a star (safe)")
+    assert "safe" not in labels["red-2"]
+    # and a move that ends on a star says so, as Courtyard's do ("…, a star")
+    moves = {c.label for c in choices(gilgiti)}
+    assert "moves 2 to square 50 (49 past Red's start)" in moves  # from the star: ordinary
+    assert "moves 2 to square 16 (15 past Red's start)" in moves
+    star = _gilgiti_move({"red": [6, "yard", "yard", "yard"]}, [2])
+    assert {c.label for c in choices(star)} == {
+        "moves 2 to square 9 (8 past Red's start), a star (safe)"}
 
 
 def _form(seats: tuple[str, ...], timer: bool = True, locked: bool = False) -> dict[str, object]:

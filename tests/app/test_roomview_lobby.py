@@ -84,3 +84,26 @@ def test_a_tab_that_stepped_aside_says_what_the_tab_that_plays_does_with_its_roo
         f"{gone} Play here opens that tab's room in this tab."
     assert aside_text(False, False, False) == \
         f"{gone} Play here plays this device's own game in this tab."
+
+
+def test_during_the_match_a_seat_that_left_is_listed_out_and_its_player_told_so() -> None:
+    """Seed 000, rule 11: "You cannot rejoin as an active player." A guest who quit and opened
+    the room's link again found "Join the online room" with their seat listed as "Gusy
+    (here)" and no word that they were out: as if they could take part again. The seats the
+    match has lost now say so, and the guest is told they can only watch."""
+    from app.roomview import left_hint
+
+    started = dict(lobby(seats=("red", "green", "yellow"), taken=("green", "yellow"),
+                         here=("green", "yellow")), started=True)
+    html = lobby_html(started, {}, False, "green", connected=["green", "yellow"],
+                      out={"green": "quit", "red": "eliminated"})
+    assert "Greeny</bdi> <span class='muted'>· quit</span>" in html
+    assert "(here)" in html.split("data-seat='yellow'")[1]  # still in: present as before
+    assert "Hana</bdi> <span class='muted'>(on the host's device)</span> <span class='muted'>· " \
+        "eliminated</span>" in html
+    assert html.count("(here)") == 1
+    assert left_hint("quit") == ("You quit this match: you can watch it at the table, but not "
+                                 "play in it again.")
+    assert left_hint("eliminated").startswith(
+        "Your seat was removed from this match after five timeouts:")
+    assert left_hint(None) == ""

@@ -387,6 +387,40 @@ def test_home_offers_to_watch_not_resume_once_nobody_here_plays() -> None:
     assert panel.resume_text(computers)[1] == "Resume game"
 
 
+def test_a_new_game_over_an_online_match_says_the_match_goes_on_and_the_seat_is_kept() -> None:
+    """Seed 000, rule 11: "Home saves your seat without quitting, and timers keep running."
+    Start game over an online match this device plays in asked "A new game replaces it, and
+    it cannot be resumed.": untrue. The match goes on without this page (a guest's seat kept
+    and timed out, the host's match paused for everybody) and the room's link brings it
+    back. The dialog and the Home note now say so; a game on this device alone keeps its
+    words."""
+    from app import panel
+
+    guest = Table.new("courtyard", ("red", "green"), 5, now=0.0,
+                      players={"red": "remote"}, names={"red": "Hana", "green": "Gus"})
+    text = panel.replace_text(guest, "guest")
+    assert "cannot be resumed" not in text
+    assert text.endswith("A new game here takes this device out of the online match, but not "
+                         "your seat: it is kept and its clock keeps running, as when you go "
+                         "Home, and the room's link brings you back to it. To leave the match, "
+                         "use Quit game.")
+    gilgiti = Table.new("gilgiti", ("red", "green"), 5, now=0.0, players={"red": "remote"})
+    assert panel.replace_text(gilgiti, "guest").endswith("use Leave game.")
+    host = Table.new("courtyard", ("red", "green"), 5, now=0.0, players={"green": "remote"})
+    assert panel.replace_text(host, "host").endswith(
+        "This device runs the online match: while a new game is played here, the match waits, "
+        "paused for everybody, until you open the room's link here again.")
+    assert panel.resume_text(guest, "guest")[0].endswith(
+        "Its clock keeps running. Starting a new game here keeps your seat and its clock "
+        "running; the link brings you back.")
+    assert panel.resume_text(host, "host")[0].endswith(
+        "Starting a new game here pauses it for everybody until you open its link again.")
+    # on this device alone: replaced for good, as before
+    local = Table.new("courtyard", ("red", "green"), 5, now=0.0)
+    assert panel.replace_text(local).endswith("A new game replaces it, and it cannot be resumed.")
+    assert panel.resume_text(local)[0].endswith("Starting a new game replaces it.")
+
+
 def test_the_rules_screen_says_a_game_is_in_progress_and_whether_its_clock_runs() -> None:
     # reading the rules does not stop the clock: the rules screen says so, with a way back
     from app import panel

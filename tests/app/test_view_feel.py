@@ -689,3 +689,32 @@ def test_moves_and_details_says_which_seats_the_computer_plays() -> None:
     html = panel.details_seats_html(table, table.scene())
     assert "<li><bdi>Ada (red)</bdi>: 0/4 home" in html
     assert "<li><bdi>Green</bdi> (computer, easy): 0/4 home" in html
+
+
+def test_a_gate_that_can_be_forced_is_named_in_the_prompt_beside_the_chips() -> None:
+    """Seed 003: "roll two 6s in one turn and spend them together to force the gate". That
+    play is a button under the value chips, below the fold of a 360x740 phone, and the prompt
+    said only "Choose a value, then a highlighted token": a player had to scroll to find the
+    gate could be forced at all. The prompt names the button, value picked or not."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [18, "yard", "yard", "yard"]
+    tokens["green"] = [0, 0, "yard", "yard"]  # a green pair shuts red's entry star
+    table = _gilgiti_table(phase="move", rolled=[6, 6, 2], unplayed=[2, 6, 6], tokens=tokens,
+                           turn_start=tokens)
+    options = table.choices_for("red")
+    assert any(c.kind == "force" for c in options) and any(c.pieces for c in options)
+    said = " Or the button below: Force the gate."
+    for selected in (None, "6"):
+        text = panel.prompt(table, table.scene(), options, selected=selected)
+        assert text.endswith(said), text
+    # the 2 played first: two 6s left, no value to pick, the gate still offered
+    table.submit("red", next(c.action for c in options if c.value == "2"), 0.0)
+    options = table.choices_for("red")
+    assert any(c.kind == "force" for c in options)
+    text = panel.prompt(table, table.scene(), options)
+    assert text.startswith("To play: 6 and 6. Choose a highlighted token") and \
+        text.endswith(said), text
+    # a turn with no button says nothing of one
+    plain = _gilgiti_table(phase="move", rolled=[6, 2], unplayed=[2, 6], tokens=tokens,
+                           turn_start=tokens)
+    assert "button" not in panel.prompt(plain, plain.scene(), plain.choices_for("red"))

@@ -567,6 +567,9 @@ def test_back_from_the_table_to_the_room_closes_its_dialogs(browser: Browser,
     guest.wait_for_function("!document.getElementById('dlg-winner').open")
     guest.wait_for_timeout(300)  # the dialog's close event has run
     assert guest.is_visible("#screen-room") and "#room=" in guest.url
+    # the room's seats say the host is out of the match (they said "on the host's device"
+    # only, as in the lobby: seed 000, rule 11, "You cannot rejoin as an active player")
+    assert "Red: Hana (on the host's device) · quit" in guest.inner_text("#room-seats")
     assert host.errors == [] and guest.errors == []
     for page in (host, guest):
         page.context.close()

@@ -61,6 +61,35 @@ def test_seats_show_teams_resting_and_playing_for_the_partner():
     assert all(v.team is None for v in alone.values())
 
 
+def test_a_seat_whose_entry_star_an_enemy_block_holds_has_entry_blocked_in_its_facts():
+    """"An enemy block on your entry star locks you out — unless your team holds a token
+    there too." The board draws that star's lock only on the blocked seat's own turn, and a
+    screen reader hears no lock at all: the seat's facts (the seat list, the corners, Moves &
+    details) say "entry blocked", as Courtyard's say "lane locked"."""
+    def facts(state):
+        return {v.colour: v.facts for v in scene(state).seats}
+
+    # a green pair on red's entry star (0): red, with tokens in the yard, is locked out
+    shut = gload(tokens={"red": [5, "yard", "yard", "yard"], "green": [0, 0, "yard", "yard"]})
+    assert "entry blocked" in facts(shut)["red"] and "entry blocked" not in facts(shut)["green"]
+    # no token left in the yard: nothing to enter, nothing said
+    out = gload(tokens={"red": [5, 6, 7, 9], "green": [0, 0, "yard", "yard"]})
+    assert "entry blocked" not in facts(out)["red"]
+    # a lone enemy token is no block; a red token there too opens the star to red
+    single = gload(tokens={"red": [5, "yard", "yard", "yard"], "green": [0, "yard", "yard",
+                                                                         "yard"]})
+    assert "entry blocked" not in facts(single)["red"]
+    shared = gload(tokens={"red": [0, "yard", "yard", "yard"], "green": [0, 0, "yard", "yard"]})
+    assert "entry blocked" not in facts(shared)["red"]
+    # in teams a mixed enemy block locks out too, and a partner's token there opens it
+    mixed = gload(teams=True, tokens={"red": ["yard"] * 4, "green": [0, "yard", "yard", "yard"],
+                                      "blue": [0, "yard", "yard", "yard"]})
+    assert "entry blocked" in facts(mixed)["red"] and "entry blocked" not in facts(mixed)["yellow"]
+    partner = gload(teams=True, tokens={"red": ["yard"] * 4, "yellow": [0, 30, 31, 32],
+                                        "green": [0, 0, "yard", "yard"]})
+    assert "entry blocked" not in facts(partner)["red"]
+
+
 def test_the_dice_show_used_playable_and_stranded_values():
     state = gload(phase="move", rolled=[6, 6, 3], tokens={"red": ["red-lane-2", 20, "yard",
                                                                   "yard"]})

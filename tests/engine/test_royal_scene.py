@@ -158,3 +158,16 @@ def test_a_seat_s_men_left_in_other_columns_are_counted():
     facts = {s.colour: s.facts for s in scene(two).seats}
     assert "2 men in other home columns" in facts["green"]
 
+
+
+def test_a_man_in_another_colours_home_column_names_that_colour_as_a_name() -> None:
+    """A rider carried into another home column (seed 001: "he has to remain there") was named
+    "Red man 1, on space 4 of green's home column": every other colour in a man's name, the
+    log and the seat list is capitalised ("Green's home column" in the log's own sentence)."""
+    from ludo.rules import royal_scene
+
+    places = royal_scene._places()
+    assert royal_scene.describe_place("red", places.LANE_BASE + 8) == \
+        "on space 4 of Green's home column"
+    assert royal_scene.describe_place("red", places.LANE_BASE + 1) == \
+        "on space 2 of its own home column"

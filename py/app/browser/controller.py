@@ -187,7 +187,7 @@ class Controller:
         form.remember(self.settings)
         t = self.table
         if t is not None and not t.over:  # a game in progress is not replaced without a word
-            self.screen.show_replace(t)
+            self.screen.show_replace(t, self.online_part())
             return
         self.start_from_settings()
 
@@ -323,7 +323,7 @@ class Controller:
         """The table when it is on screen; else the board behind, and Home's resume note."""
         t = self.table
         if t is None or not self.screen.table_shown():
-            self.screen.draw_home(t, form.chosen_rules())
+            self.screen.draw_home(t, form.chosen_rules(), self.online_part())
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
                                self.prompt(), self.die.state(), self.picker, self.quit_label())
@@ -573,6 +573,11 @@ class Controller:
 
     def quit_label(self) -> str | None:
         """The table's Quit button's words when not the rule set's own (an online spectator's)."""
+        return None
+
+    def online_part(self) -> str | None:
+        """This device's part in an online match under way that a new game here would not end
+        ("host", or "guest" with a seat still in play), for the words about starting one."""
         return None
 
     def refresh_quit(self) -> None:

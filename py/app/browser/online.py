@@ -1079,6 +1079,10 @@ class OnlineController(Controller):
                 window.console.warn(f"QR code: {exc}")
         lobby = room.lobby_fields() if host else room.lobby
         you = o.own_seat() if not host else None
+        # the seats the match under way has lost: listed as out, not "here"
+        out = {} if room.table is None else {
+            v.colour: v.status for v in room.table.scene().seats
+            if v.status in ("quit", "eliminated")}
         if lobby is not None:
             seats = el("room-seats")
             focused = document.activeElement
@@ -1087,7 +1091,7 @@ class OnlineController(Controller):
             if held is not None and not held.isalpha():  # (a colour, put in a selector below)
                 held = ""
             seats.innerHTML = roomview.lobby_html(
-                lobby, {}, host, you, room.connected_seats() if host else room.here)
+                lobby, {}, host, you, room.connected_seats() if host else room.here, out)
             if held is not None:
                 # the focused seat button was drawn anew: a keyboard user keeps their place
                 # (its seat's button, or the hint once it says "Your seat" and is disabled),
@@ -1135,7 +1139,8 @@ class OnlineController(Controller):
             el("room-hint").textContent = roomview.lobby_hint(
                 lobby, host, you, not host and bool(room.watching))
         else:
-            el("room-hint").textContent = ""
+            el("room-hint").textContent = roomview.left_hint(
+                out.get(you) if you is not None else None)
 
     # -- room screen events ----------------------------------------------------------------
 
@@ -1255,6 +1260,16 @@ class OnlineController(Controller):
 
     def quit_label(self) -> str | None:
         return LEAVE_ROOM if self.spectating() else None
+
+    def online_part(self) -> str | None:
+        # a new game here lets go of the room (close_room) but not of the match: the host's
+        # page is its table, a guest's seat is kept and timed (Online.holds_match)
+        o, t = self.online, self.table
+        if o is None or o.suspended or not o.holds_match() or t is None:
+            return None
+        if o.role == "guest" and not t.people_in_play():
+            return None  # its seat has left: nothing of it is kept
+        return o.role
 
     def spectating(self) -> bool:
         """A guest's page at the room's table with no seat in play there (a spectator, or a

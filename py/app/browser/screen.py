@@ -208,9 +208,11 @@ class Screen:
 
     # -- screens -----------------------------------------------------------------------------
 
-    def draw_home(self, table: Table | None, chosen_rules: str) -> None:
+    def draw_home(self, table: Table | None, chosen_rules: str,
+                  online: str | None = None) -> None:
         """The board behind the home screen (the game in progress, else the empty board of the
-        rule set chosen in the form), and the note about the game in progress."""
+        rule set chosen in the form), and the note about the game in progress (``online``: this
+        device's part in it, panel.replace_text)."""
         el("table-area").classList.add("idle")
         el("die").hidden = True
         self.draw_board(table, idle_rules=chosen_rules)
@@ -220,7 +222,7 @@ class Screen:
         box = el("resume-box")
         box.hidden = table is None
         if table is not None:
-            text, button = panel.resume_text(table)
+            text, button = panel.resume_text(table, online)
             el("resume-text").textContent = text
             el("btn-resume").textContent = button
 
@@ -498,9 +500,9 @@ class Screen:
                 el(element_id).textContent = text
 
     @staticmethod
-    def show_replace(table: Table) -> None:
+    def show_replace(table: Table, online: str | None = None) -> None:
         """Ask before a new game replaces the one in progress; "Keep it" has the focus."""
-        el("replace-text").textContent = panel.replace_text(table)
+        el("replace-text").textContent = panel.replace_text(table, online)
         open_dialog("replace")
 
     def show_winner(self, table: Table, again: str = panel.PLAY_AGAIN,

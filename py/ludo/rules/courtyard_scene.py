@@ -51,7 +51,9 @@ LEAVE = Leave(
 
 
 def piece_label(colour: str, token: int, position: int) -> str:
-    return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+    # rule 6's safe squares said too: a screen-reader player hears no star on the board
+    return (f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+            f"{cross.safe_words(colour, position)}")
 
 
 def board(rules: CourtyardRules, state: State | None) -> Board:

@@ -94,6 +94,20 @@ def describe_position(colour: str, position: int) -> str:
     return f"on square {position + 1} ({from_start(colour, position)})"
 
 
+def safe_words(colour: str, position: int, start: str = "start") -> str:
+    """What a token's name adds when it stands on one of the eight safe squares (Courtyard's
+    starts and stars, Gilgiti's entry stars and stars), where no capture happens: the board
+    draws a star or a start colour, which a screen reader does not say ("", or ", a star
+    (safe)", ", Green's start (safe)", and on its own start, already named, ", safe").
+    ``start``: the rule set's word for a starting square ("start", "entry star")."""
+    if not 0 <= position < TRACK_LENGTH:
+        return ""
+    if position in START_SQUARES:
+        owner = COLOURS[START_SQUARES.index(position)]
+        return ", safe" if owner == colour else f", {owner.capitalize()}'s {start} (safe)"
+    return ", a star (safe)" if position in STAR_SQUARES else ""
+
+
 def from_start(colour: str, square: int) -> str:
     """Where a track square lies for ``colour``, in words: "Red's start" on it, else how many
     squares past it ("12 past Red's start"; its start is not counted as the first)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
-from ..geometry import COLOURS, HOME, START_SQUARES
+from ..geometry import COLOURS, HOME, START_SQUARES, YARD
 from . import cross
 from .base import (
     Board,
@@ -122,7 +122,9 @@ def piece_id(piece: int) -> str:
 
 
 def piece_label(colour: str, token: int, position: int) -> str:
-    return f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+    # the seed's safe stars said too: a screen-reader player hears no star on the board
+    return (f"{colour.capitalize()} token {token + 1}, {cross.describe_position(colour, position)}"
+            f"{cross.safe_words(colour, position, 'entry star')}")
 
 
 def board(rules: GilgitiRules, state: State | None) -> Board:
@@ -168,13 +170,19 @@ def stacks(state: State) -> tuple[Stack, ...]:
 
 
 def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
-    from .gilgiti import PARTNER
+    from .gilgiti import PARTNER, SIDES, closed_squares, occupancy
 
+    occ = occupancy(state.tokens)
     views = []
     for colour in state.seats:
         ci = _ci(colour)
         home = sum(1 for p in state.tokens[ci] if p == HOME)
         facts = [f"{home}/4 home"]
+        if state.phase != "over" and YARD in state.tokens[ci] and START_SQUARES[ci] in \
+                closed_squares(occ, state.teams, SIDES[state.teams][ci]):
+            # "An enemy block on your entry star locks you out": the board's lock on that star
+            # is drawn only on the seat's own turn, and a screen reader hears none of it
+            facts.append("entry blocked")
         team = None
         if state.teams:
             partner = COLOURS[PARTNER[ci]]
@@ -269,7 +277,9 @@ def choice_for(play: Play, action: Action, holder: str | None = None,
         label = (f"the stack ({names}) strikes the block on {_where(colour, play.dest)} "
                  f"with the {play.value}")
         return Choice(action, "strike", label, pieces, target, str(play.value))
-    where = _where(colour, play.dest)
+    # a star's safety said, as Courtyard's move labels do ("…, a star"): the board's star is
+    # not read out (no capture ever happens there, so a capture label never has it too)
+    where = _where(colour, play.dest) + cross.safe_words(colour, play.dest, "entry star")
     # no subject: the label is read after the token's own ("Red token 2, on square 1 ...;
     # moves 2 to square 3 ..."), which names it
     if play.kind == "enter":

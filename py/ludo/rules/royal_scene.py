@@ -77,7 +77,8 @@ def describe_place(colour: str, place: int) -> str:
         return "on the home crown"
     if place >= r.LANE_BASE:
         lc, k = r.lane_of(place)
-        whose = "its own" if COLOURS[lc] == colour else f"{COLOURS[lc]}'s"
+        # a colour as a name, capitalised, as everywhere else a man is named ("Green's")
+        whose = "its own" if COLOURS[lc] == colour else f"{COLOURS[lc].capitalize()}'s"
         return f"on space {k} of {whose} home column"
     mark = (", a crown" if place in START_SQUARES else ", a feather" if place in STAR_SQUARES
             else "")
