@@ -239,7 +239,7 @@ def lobby_html(lobby: Mapping[str, Any], names: Mapping[str, str], host: bool,
             if row["taken"] and seat in out:
                 who = f"<bdi>{escape(name)}</bdi>{gone}"
             elif row["taken"]:
-                status = "here" if seat in connected else "away"
+                status = "connected" if seat in connected else "away"
                 who = f"<bdi>{escape(name)}</bdi> <span class='muted'>({status})</span>"
             else:
                 who = "<span class='muted'>waiting for a friend</span>"

@@ -57,7 +57,9 @@ def test_a_seat_whose_friend_left_shows_away_after_the_lobby_said_here() -> None
     # a guest's lobby said yellow was here; the host's later presence says it is not
     seen = lobby(taken=("yellow",), here=("yellow",))
     assert "(away)" in lobby_html(seen, {}, False, None, connected=[])
-    assert "(here)" in lobby_html(seen, {}, False, None, connected=["yellow"])
+    assert "(connected)" in lobby_html(seen, {}, False, None, connected=["yellow"])
+    # "connected", not "here": on a guest's own screen "here" read as "on this device"
+    assert "(here)" not in lobby_html(seen, {}, False, None, connected=["yellow"])
 
 
 def test_the_host_is_told_when_a_friend_gives_a_seat_back() -> None:
@@ -98,10 +100,10 @@ def test_during_the_match_a_seat_that_left_is_listed_out_and_its_player_told_so(
     html = lobby_html(started, {}, False, "green", connected=["green", "yellow"],
                       out={"green": "quit", "red": "eliminated"})
     assert "Greeny</bdi> <span class='muted'>· quit</span>" in html
-    assert "(here)" in html.split("data-seat='yellow'")[1]  # still in: present as before
+    assert "(connected)" in html.split("data-seat='yellow'")[1]  # still in: present as before
     assert "Hana</bdi> <span class='muted'>(on the host's device)</span> <span class='muted'>· " \
         "eliminated</span>" in html
-    assert html.count("(here)") == 1
+    assert html.count("(connected)") == 1
     assert left_hint("quit") == ("You quit this match: you can watch it at the table, but not "
                                  "play in it again.")
     assert left_hint("eliminated").startswith(
