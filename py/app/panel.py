@@ -520,7 +520,8 @@ def _in_progress(table: Table) -> str:
 
 def replace_text(table: Table, online: str | None = None) -> str:
     """The question before Start game replaces the game in progress. ``online``: the part this
-    device has in an online match under way ("host", "guest" with a seat; None otherwise), which
+    device has in an online match under way ("host", "guest" with a seat, "watcher" with none in
+    play; None otherwise), which
     a new game here does not end: it said "it cannot be resumed" of a match that goes on, whose
     seat is kept and timed (seed 000, rule 11: "Home saves your seat ... timers keep running")
     and which the room's link brings back."""
@@ -533,6 +534,9 @@ def replace_text(table: Table, online: str | None = None) -> str:
                 "match, but not your seat: it is kept and its clock keeps running, as when you "
                 "go Home, and the room's link brings you back to it. To leave the match, use "
                 f"{table.leave.button}.")
+    if online == "watcher":  # no seat of this device plays: the others' match goes on
+        return (f"{_in_progress(table)} This device only watches the online match: it goes on "
+                "without you, and the room's link lets you watch it again.")
     return f"{_in_progress(table)} A new game replaces it, and it cannot be resumed."
 
 
@@ -543,6 +547,8 @@ def _new_game_here(online: str | None) -> str:
     if online == "guest":
         return " Starting a new game here keeps your seat and its clock running; the link " \
             "brings you back."
+    if online == "watcher":
+        return " Starting a new game here leaves it to the others; the link lets you watch again."
     return " Starting a new game replaces it."
 
 

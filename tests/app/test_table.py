@@ -415,6 +415,16 @@ def test_a_new_game_over_an_online_match_says_the_match_goes_on_and_the_seat_is_
         "running; the link brings you back.")
     assert panel.resume_text(host, "host")[0].endswith(
         "Starting a new game here pauses it for everybody until you open its link again.")
+    # a spectator, or a guest whose seat has left: the match goes on without this page, and
+    # the link lets it watch again (it read "cannot be resumed" too)
+    watcher = Table.new("courtyard", ("red", "green"), 5, now=0.0,
+                        players={"red": "remote", "green": "remote"})
+    text = panel.replace_text(watcher, "watcher")
+    assert "cannot be resumed" not in text and text.endswith(
+        "This device only watches the online match: it goes on without you, and the room's "
+        "link lets you watch it again.")
+    assert panel.resume_text(watcher, "watcher")[0].endswith(
+        "Starting a new game here leaves it to the others; the link lets you watch again.")
     # on this device alone: replaced for good, as before
     local = Table.new("courtyard", ("red", "green"), 5, now=0.0)
     assert panel.replace_text(local).endswith("A new game replaces it, and it cannot be resumed.")

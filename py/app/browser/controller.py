@@ -577,7 +577,8 @@ class Controller:
 
     def online_part(self) -> str | None:
         """This device's part in an online match under way that a new game here would not end
-        ("host", or "guest" with a seat still in play), for the words about starting one."""
+        ("host", "guest" with a seat still in play, "watcher" with none), for the words about
+        starting one."""
         return None
 
     def refresh_quit(self) -> None:

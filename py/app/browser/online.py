@@ -1268,7 +1268,7 @@ class OnlineController(Controller):
         if o is None or o.suspended or not o.holds_match() or t is None:
             return None
         if o.role == "guest" and not t.people_in_play():
-            return None  # its seat has left: nothing of it is kept
+            return "watcher"  # a spectator, or its seat has left: it only watches the match
         return o.role
 
     def spectating(self) -> bool:
