@@ -569,7 +569,7 @@ def resume_text(table: Table, online: str | None = None) -> tuple[str, str]:
         return (f"{_in_progress(table)} Nobody here plays in it any more: the others play on."
                 f"{_clock_runs(table)}{_new_game_here(online)}", "Watch the game")
     return (f"{_in_progress(table)}{_clock_runs(table)}{_new_game_here(online)}",
-            "Resume game")
+            "Watch the game" if online == "watcher" else "Resume game")
 
 
 def _clock_runs(table: Table) -> str:

@@ -423,8 +423,10 @@ def test_a_new_game_over_an_online_match_says_the_match_goes_on_and_the_seat_is_
     assert "cannot be resumed" not in text and text.endswith(
         "This device only watches the online match: it goes on without you, and the room's "
         "link lets you watch it again.")
-    assert panel.resume_text(watcher, "watcher")[0].endswith(
+    note, button = panel.resume_text(watcher, "watcher")
+    assert note.endswith(
         "Starting a new game here leaves it to the others; the link lets you watch again.")
+    assert button == "Watch the game"  # a spectator has nothing to resume
     # on this device alone: replaced for good, as before
     local = Table.new("courtyard", ("red", "green"), 5, now=0.0)
     assert panel.replace_text(local).endswith("A new game replaces it, and it cannot be resumed.")

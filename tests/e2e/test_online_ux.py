@@ -196,6 +196,19 @@ def test_an_online_rematch_plays_again_in_the_same_room_and_a_spectator_can_leav
     assert host.inner_text("#btn-room-start") == "Rematch"
     host.click("#btn-room-start")
     _all_at_a_new_match(second, host, guest, watcher)
+    # the spectator at Home: nothing to resume, and a new game here leaves the match to the
+    # others (it was told "A new game replaces it, and it cannot be resumed.")
+    watcher.click("a[data-nav='home']")
+    watcher.wait_for_selector("#screen-home:not([hidden])")
+    assert watcher.inner_text("#btn-resume") == "Watch the game"
+    watcher.click("#btn-start")
+    watcher.wait_for_selector("#dlg-replace[open]")
+    assert watcher.inner_text("#replace-text").endswith(
+        "This device only watches the online match: it goes on without you, and the room's "
+        "link lets you watch it again.")
+    watcher.click("#replace-cancel")
+    watcher.click("#btn-resume")
+    watcher.wait_for_selector("#screen-table:not([hidden])")
     # the spectator leaves: asked first (Keep watching stays), then Home, out of the room
     watcher.click("#btn-quit")
     watcher.wait_for_selector("#dlg-leave[open]")

@@ -1265,11 +1265,11 @@ class OnlineController(Controller):
         # a new game here lets go of the room (close_room) but not of the match: the host's
         # page is its table, a guest's seat is kept and timed (Online.holds_match)
         o, t = self.online, self.table
-        if o is None or o.suspended or not o.holds_match() or t is None:
+        if o is None or o.suspended or t is None or o.room.table is not t or t.over:
             return None
-        if o.role == "guest" and not t.people_in_play():
+        if o.role == "guest" and (o.room.seat is None or not t.people_in_play()):
             return "watcher"  # a spectator, or its seat has left: it only watches the match
-        return o.role
+        return o.role if o.holds_match() else None
 
     def spectating(self) -> bool:
         """A guest's page at the room's table with no seat in play there (a spectator, or a
