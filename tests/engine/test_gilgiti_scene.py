@@ -44,6 +44,15 @@ def test_blocks_are_drawn_as_stacks_with_their_count_bottom_first():
     assert stacks["red-home"].kind == "group"
     assert stacks["red-yard-2"].pieces[0].id == "red-2"
     assert "on square 11" in block.pieces[0].label  # spoken from 1
+    # a block is said in its pieces' names (the count is drawn, a screen reader heard only
+    # the square): its size, and the partner whose tokens mix into it
+    assert [p.label.split(", ")[-1] for p in block.pieces] == [
+        "in a block of 3 with Yellow", "in a block of 3 with Yellow", "in a block of 3 with Red"]
+    assert "block" not in stacks["30"].pieces[0].label  # a single token blocks nobody
+    alone = gload(tokens={"red": [10, 10, "yard", "yard"], "green": [30, "yard", "yard", "yard"]})
+    pair = {s.place: s for s in scene(alone).stacks}["10"]
+    assert [p.label for p in pair.pieces] == [
+        f"Red token {n}, on square 11 (10 past Red's start), in a block of 2" for n in (1, 2)]
 
 
 def test_seats_show_teams_resting_and_playing_for_the_partner():

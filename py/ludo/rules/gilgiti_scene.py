@@ -163,10 +163,22 @@ def stacks(state: State) -> tuple[Stack, ...]:
         for side, _ in entries:
             count[side] = count.get(side, 0) + 1
         is_block = not place.endswith("-home") and any(n >= 2 for n in count.values())
+        if is_block:  # said in its pieces' names too: the count is drawn, not read out
+            entries = [(side, _in_block(piece, entries, side) if count[side] >= 2 else piece)
+                       for side, piece in entries]
         # the largest side's pieces at the bottom, so a block reads as one stack
         entries.sort(key=lambda e: (-count[e[0]], e[0]))
         out.append(Stack(place, tuple(p for _, p in entries), "block" if is_block else "group"))
     return tuple(out)
+
+
+def _in_block(piece: Piece, entries: list[tuple[int, Piece]], side: int) -> Piece:
+    """``piece`` named as part of its side's block ("…, in a block of 2", "…, in a block of 3
+    with Yellow"): the seed's blocks stop enemies, and a screen reader heard only the square."""
+    mates = [p for s, p in entries if s == side]
+    partners = sorted({p.colour for p in mates} - {piece.colour}, key=COLOURS.index)
+    with_partner = "".join(f" with {c.capitalize()}" for c in partners)
+    return piece._replace(label=f"{piece.label}, in a block of {len(mates)}{with_partner}")
 
 
 def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
