@@ -310,7 +310,9 @@ def choice_buttons_html(options: Sequence[Choice], pieces: Mapping[str, Piece] |
                            f'{escape(text)}</button>')
             continue
         named = "; ".join(pieces[p].label for p in c.pieces if p in pieces)
-        value = f" with {c.value}" if c.value is not None else ""
+        # apart from the piece's name, which may end with its block ("…, in a block of 2"):
+        # run on, "in a block of 2 with 2" read as two more tokens in the block
+        value = f", with the {c.value}" if c.value is not None else ""
         spoken = f"{named}{value}: {c.label}" if named else f"{c.label}{value}"
         spoken = _with_landing(spoken, cells.get(c.target) if cells and c.target else None)
         buttons.append(f'<button type="button" class="choice-btn picker-btn" data-choice="{i}"'

@@ -526,7 +526,8 @@ def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name(
         assert shown == f"→ {cells[choice.target].label}"  # "→ square 8, a star"
         assert len(shown) <= 30
         assert panel.mini_die(int(choice.value)) in inner  # the value as pips, as on chips
-        assert html_unescape(name).startswith(f"{pieces['red-0'].label} with {choice.value}: ")
+        assert html_unescape(name).startswith(f"{pieces['red-0'].label}, with the "
+                                              f"{choice.value}: ")
         # the words shown are in the name (WCAG's label in name: "square 8, a star", which a
         # voice user says, was "moves 5 to square 8 (7 past Red's start)" without the star)
         assert shown.removeprefix("→ ") in html_unescape(name), (shown, name)
@@ -718,3 +719,26 @@ def test_a_gate_that_can_be_forced_is_named_in_the_prompt_beside_the_chips() -> 
     plain = _gilgiti_table(phase="move", rolled=[6, 2], unplayed=[2, 6], tokens=tokens,
                            turn_start=tokens)
     assert "button" not in panel.prompt(plain, plain.scene(), plain.choices_for("red"))
+
+
+def test_a_pickers_name_keeps_a_blocks_size_apart_from_the_value_played() -> None:
+    """A token's name ends with its block ("…, in a block of 2", "…, in a block of 3 with
+    Yellow") and a picker's button named the value right after it: "Red token 1, on square 7
+    (6 past Red's start), in a block of 2 with 2: moves 2 …", as if the block held two more,
+    and "in a block of 3 with Yellow with 6". The value is said apart: ", with the 2"."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = [6, 6, "yard", "yard"]
+    table = _gilgiti_table(phase="move", rolled=[6, 2], unplayed=[2, 6], tokens=tokens,
+                           turn_start=tokens)
+    sc = table.scene()
+    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
+    assert {c.value for c in picks} == {"2", "6"}
+    pieces = {p.id: p for s in sc.stacks for p in s.pieces}
+    assert pieces["red-0"].label.endswith(", in a block of 2")
+    cells = {c.id: c for c in sc.board.cells}
+    names = [html_unescape(n) for n in re.findall(
+        r'aria-label="([^"]*)"', panel.choice_buttons_html(picks, pieces, cells))]
+    assert len(names) == 2
+    for name, choice in zip(names, picks, strict=True):
+        assert f"in a block of 2 with {choice.value}" not in name, name
+        assert name.startswith(f"{pieces['red-0'].label}, with the {choice.value}: "), name

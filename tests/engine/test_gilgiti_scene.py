@@ -363,3 +363,15 @@ def test_a_turn_with_nothing_to_play_lists_its_values_as_rolled():
     sixes = {"type": "rolled_back", "seat": "red", "values": [6, 6], "played": 1}
     assert GILGITI.describe(sixes, {}) == ("Red has no move left for either 6, so the whole turn "
                                            "goes back: everything played this turn is undone.")
+
+
+def test_tokens_sharing_a_home_lane_square_are_not_said_to_be_a_block():
+    """"A block is two or more tokens of one side on a track square" (gilgiti.md): the board
+    draws two tokens on one home-lane square as one stack with its count, but they block
+    nobody (no enemy enters that lane), and the engine counts no block there. Their names
+    said "in a block of 2", a rule the seed gives only on the track."""
+    state = gload(tokens={"red": ["red-lane-2", "red-lane-2", 10, 10]})
+    stacks = {s.place: s for s in scene(state).stacks}
+    assert [p.label for p in stacks["red-lane-2"].pieces] == [
+        f"Red token {n}, on home-lane square 2 of 5" for n in (1, 2)]
+    assert all(p.label.endswith(", in a block of 2") for p in stacks["10"].pieces)

@@ -163,7 +163,10 @@ def stacks(state: State) -> tuple[Stack, ...]:
         for side, _ in entries:
             count[side] = count.get(side, 0) + 1
         is_block = not place.endswith("-home") and any(n >= 2 for n in count.values())
-        if is_block:  # said in its pieces' names too: the count is drawn, not read out
+        # said in its pieces' names too (the count is drawn, not read out), on the track only:
+        # a pair on a home-lane square is drawn as a stack but blocks nobody (the seed's
+        # blocks stand on track squares; the engine counts none in a lane)
+        if is_block and place.isdigit():
             entries = [(side, _in_block(piece, entries, side) if count[side] >= 2 else piece)
                        for side, piece in entries]
         # the largest side's pieces at the bottom, so a block reads as one stack
