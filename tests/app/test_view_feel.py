@@ -505,18 +505,24 @@ def test_the_turn_is_announced_from_the_names_without_the_swatch_letter() -> Non
     assert panel.turn_text(computer, computer.scene()) == "Blue's turn (computer, easy)"
 
 
+def _red_token_1s_picker(red: list, rolled: tuple[int, int]) -> tuple[Table, list, dict, dict]:
+    """A Gilgiti turn where both ``rolled`` values fit red's token 1 (a picker): the table, the
+    picker's choices, and the scene's pieces and cells by id."""
+    tokens = {c: ["yard"] * 4 for c in COLOURS}
+    tokens["red"] = red
+    table = _gilgiti_table(phase="move", rolled=list(rolled), unplayed=list(rolled)[::-1],
+                           tokens=tokens, turn_start=tokens)
+    sc = table.scene()
+    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
+    assert {c.value for c in picks} == {str(v) for v in rolled}
+    return table, picks, {p.id: p for s in sc.stacks for p in s.pieces}, \
+        {c.id: c for c in sc.board.cells}
+
+
 def test_a_pickers_buttons_show_a_few_words_and_keep_the_sentence_as_their_name() -> None:
     """Several values fitting one token: each button shows the value's die face and where the
     token lands; the whole sentence is its accessible name (shown, it filled a phone)."""
-    tokens = {c: ["yard"] * 4 for c in COLOURS}
-    tokens["red"] = [3, "yard", "yard", "yard"]
-    table = _gilgiti_table(phase="move", rolled=[6, 5], unplayed=[5, 6], tokens=tokens,
-                           turn_start=tokens)
-    sc = table.scene()
-    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
-    assert {c.value for c in picks} == {"5", "6"}
-    pieces = {p.id: p for s in sc.stacks for p in s.pieces}
-    cells = {c.id: c for c in sc.board.cells}
+    table, picks, pieces, cells = _red_token_1s_picker([3, "yard", "yard", "yard"], (6, 5))
     html = panel.choice_buttons_html(picks, pieces, cells)
     buttons = re.findall(r'<button[^>]*aria-label="([^"]*)"[^>]*>(.*?)</button>', html)
     assert len(buttons) == 2
@@ -726,16 +732,8 @@ def test_a_pickers_name_keeps_a_blocks_size_apart_from_the_value_played() -> Non
     Yellow") and a picker's button named the value right after it: "Red token 1, on square 7
     (6 past Red's start), in a block of 2 with 2: moves 2 …", as if the block held two more,
     and "in a block of 3 with Yellow with 6". The value is said apart: ", with the 2"."""
-    tokens = {c: ["yard"] * 4 for c in COLOURS}
-    tokens["red"] = [6, 6, "yard", "yard"]
-    table = _gilgiti_table(phase="move", rolled=[6, 2], unplayed=[2, 6], tokens=tokens,
-                           turn_start=tokens)
-    sc = table.scene()
-    picks = [c for c in table.choices_for("red") if c.pieces == ("red-0",)]
-    assert {c.value for c in picks} == {"2", "6"}
-    pieces = {p.id: p for s in sc.stacks for p in s.pieces}
+    _, picks, pieces, cells = _red_token_1s_picker([6, 6, "yard", "yard"], (6, 2))
     assert pieces["red-0"].label.endswith(", in a block of 2")
-    cells = {c.id: c for c in sc.board.cells}
     names = [html_unescape(n) for n in re.findall(
         r'aria-label="([^"]*)"', panel.choice_buttons_html(picks, pieces, cells))]
     assert len(names) == 2
