@@ -194,15 +194,21 @@ def lobby_hint(lobby: Mapping[str, Any], host: bool, you: str | None, watching: 
     return "Pick a free seat and enter your name, or watch."
 
 
-def left_hint(word: str | None) -> str:
+def left_hint(word: str | None, over: bool = False) -> str:
     """The room screen's words, during the match, for a guest whose seat is out of it
     (``word``: the table's, "quit" or "eliminated"; None: still in it, nothing to say). The
     screen still read "Join the online room" with the seat listed as "(here)", as if the
-    player who quit could take part again."""
+    player who quit could take part again. Once the match is ``over`` the guest still holds
+    the seat, and a rematch the host starts while the guest is here gives it back to them
+    (``Room.rematch`` keeps every connected holder): "not play in it again" read as if they
+    were out of the room for good."""
     if word is None:
         return ""
     why = "You quit this match" if word == "quit" else \
         "Your seat was removed from this match after five timeouts"
+    if over:
+        return (f"{why}, which is over now. If the host starts a rematch while you are here, "
+                "you play in it.")
     return f"{why}: you can watch it at the table, but not play in it again."
 
 

@@ -109,3 +109,9 @@ def test_during_the_match_a_seat_that_left_is_listed_out_and_its_player_told_so(
     assert left_hint("eliminated").startswith(
         "Your seat was removed from this match after five timeouts:")
     assert left_hint(None) == ""
+    # once the match is over the seat is theirs in a rematch (Room.rematch keeps every
+    # connected holder): "not play in it again" was wrong then
+    assert left_hint("quit", over=True) == (
+        "You quit this match, which is over now. If the host starts a rematch while you are "
+        "here, you play in it.")
+    assert left_hint(None, over=True) == ""

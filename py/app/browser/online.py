@@ -1140,7 +1140,7 @@ class OnlineController(Controller):
                 lobby, host, you, not host and bool(room.watching))
         else:
             el("room-hint").textContent = roomview.left_hint(
-                out.get(you) if you is not None else None)
+                out.get(you) if you is not None else None, over)
 
     # -- room screen events ----------------------------------------------------------------
 
