@@ -48,9 +48,14 @@ test: $(TEST_STAMP) $(VENDOR_STAMP) debian-programs icons sw
 dist: $(VENDOR_STAMP) pyscript-toml icons
 	$(PYTHON) tools/build_dist.py
 
-# Every bench/*.py script is a benchmark; boot.py starts its own server and browser.
+# Every bench/*.py script with a main guard is a benchmark (boot.py starts its own server and
+# browser); the others (outside_gilgiti.py, outside_royal.py) are players that outside.py
+# imports, which print nothing when run.
 bench: $(BENCH_STAMP) $(VENDOR_STAMP) pyscript-toml debian-programs icons sw
-	for script in bench/*.py; do echo "== $$script"; $(VPY) "$$script"; done
+	for script in bench/*.py; do \
+	  grep -q '^if __name__ == "__main__":' "$$script" || continue; \
+	  echo "== $$script"; $(VPY) "$$script"; \
+	done
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
@@ -121,7 +126,13 @@ debian-programs:
 	  for program in $$programs; do command -v "$$program" >/dev/null 2>&1 || { \
 	    echo "error: $$program still missing after apt-get install$$missing" >&2; exit 1; }; done; \
 	else \
-	  echo "warning: missing$$missing and no root apt-get: without chromium the browser tests fail (apt-get install chromium, or set LUDO_CHROMIUM to a Chromium), without redis-server and coturn the Redis and TURN tests skip" >&2; \
+	  costs=""; without=""; skipped=""; \
+	  case " $$programs " in *" chromium "*) costs="; without chromium the browser tests fail (or set LUDO_CHROMIUM to a Chromium)";; esac; \
+	  case " $$programs " in *" redis-server "*) without="redis-server"; skipped="Redis";; esac; \
+	  case " $$programs " in *" turnserver "*) \
+	    without="$${without:+$$without and }coturn"; skipped="$${skipped:+$$skipped and }TURN";; esac; \
+	  if [ -n "$$skipped" ]; then costs="$$costs; without $$without the $$skipped tests skip"; fi; \
+	  echo "warning: missing$$missing and no root apt-get: install with \`apt-get install$$missing\` as root$$costs" >&2; \
 	fi
 
 # The old name of the step above.

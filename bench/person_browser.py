@@ -47,6 +47,18 @@ def press_for(page: Page, text: str) -> str:
     return "move"
 
 
+def seat_two_people(page: Page, rules: str) -> None:
+    """Home's form: `rules`, red and green seated as people, the others not, no clock. (An
+    unseated colour's player choice is disabled, so only the seated ones are chosen.)"""
+    page.check(f'input[name="rules"][value="{rules}"]')
+    for colour in ("red", "green", "yellow", "blue"):
+        seated = colour in ("red", "green")
+        page.locator(f'input[name="seat"][value="{colour}"]').set_checked(seated)
+        if seated:
+            page.select_option(f'[name="kind-{colour}"]', "human")
+    page.locator("#opt-timer").set_checked(False)
+
+
 def run(base_url: str, rules: str, steps: int, motion: bool) -> dict[str, object]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_executable(),
@@ -57,12 +69,7 @@ def run(base_url: str, rules: str, steps: int, motion: bool) -> dict[str, object
             page = context.new_page()
             page.goto(base_url + "?auto_delay=0#home")
             page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=60_000)
-            page.check(f'input[name="rules"][value="{rules}"]')
-            for colour in ("red", "green", "yellow", "blue"):
-                page.locator(f'input[name="seat"][value="{colour}"]').set_checked(
-                    colour in ("red", "green"))
-                page.select_option(f'[name="kind-{colour}"]', "human")
-            page.locator("#opt-timer").set_checked(False)
+            seat_two_people(page, rules)
             page.wait_for_timeout(300)
             page.evaluate(OBSERVE_LONG_TASKS)
             page.click("#btn-start")
