@@ -383,6 +383,26 @@ def test_s16_the_double_is_moved_in_preference_to_all_his_other_men():
     assert movable(crown) == {0}
 
 
+def test_s16_a_man_of_his_riding_on_another_double_is_one_of_his_other_men():
+    # red carries green's man on 5, and red's man 1 rides on blue's man on 20: the rider is
+    # one of red's "other men", so while the double can move he may not move off
+    both = dict(men={"red": [5, 20, "balk", "balk"], "green": [5, "balk", "balk", "balk"],
+                     "blue": [20, "balk", "balk", "balk"]},
+                doubles=[(("red", 0), ("green", 0)), (("blue", 0), ("red", 1))])
+    state = load(phase="move", die=2, **both)
+    assert movable(state) == {0}
+    assert "stay" not in {a.type for a in legal_actions(state)}
+    assert_illegal(state, move(1), "red must move the double it carries")
+    # when the double cannot use the throw (a feather from 48 meets red's starting point
+    # first), moving the rider off is the only move: "when he pleases", so he may stay on
+    stuck = load(phase="move", die="feather",
+                 men={"red": [48, 20, "home", "home"], "green": [48, "balk", "balk", "balk"],
+                      "blue": [20, "balk", "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0)), (("blue", 0), ("red", 1))])
+    assert movable(stuck) == {1}
+    assert "stay" in {a.type for a in legal_actions(stuck)}
+
+
 def test_s17_the_rider_may_move_off_alone_when_its_owner_pleases():
     state = load(turn="green", phase="move", die=3,
                  men={"red": [5, "balk", "balk", "balk"], "green": [5, 30, "balk", "balk"]},
