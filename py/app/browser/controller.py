@@ -417,6 +417,11 @@ class Controller:
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
+        elif self.screen.table_shown() and not self.persist.passive:
+            # the token or picker button just pressed is no control any more: the focus fell
+            # to the page itself while a computer or an online player plays; it waits on the
+            # die, as after a roll (Tab started again from the top)
+            self.screen.focus_die_if_lost()
         return True
 
     def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:

@@ -381,6 +381,14 @@ class Screen:
             Screen._focus_in_view(first)
 
     @staticmethod
+    def focus_die_if_lost() -> None:
+        """The die takes the focus if it fell to the page itself (the control that had it
+        was drawn away); not scrolled to, so a phone's view stays where the player had it."""
+        active = document.activeElement
+        if is_none(active) or active == document.body:
+            el("die").focus(js({"preventScroll": True}))
+
+    @staticmethod
     def focus_is_free() -> bool:
         """True when the focus is nowhere (the page itself) or on the die, a piece, a value
         chip or a choice: what a turn's change may move it from."""

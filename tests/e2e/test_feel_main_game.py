@@ -1,0 +1,90 @@
+"""The main game (Courtyard) as first-time players meet it: a keyboard player against a
+computer, a phone, a screen reader's announcements.
+
+Each test builds the position it needs with the engine in CPython and boots the page with
+it saved, so what is looked at comes up at once instead of after many random turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from app.savegame import Session, encode
+from ludo import Action, Record, apply, distinct_moves, new_game, play
+
+BOOT_TIMEOUT_MS = 60_000
+SAVE_KEY = "courtyard-ludo/save"
+
+
+def _saved(rules: str, seats: tuple[str, ...], players: dict[str, str],
+           wanted: Callable[[object], bool], names: dict[str, str] | None = None) -> str:
+    """A save of a game played at random until ``wanted(position)`` holds."""
+    for seed in range(1, 400):
+        state = new_game(rules, seats, seed)
+        record = Record(rules, state.seats, seed)
+        for count in range(600):
+            if state.phase == "over":
+                break
+            if wanted(state):
+                return encode(Session(record=record, names=names or {}, players=players,
+                                      timer=False, screen="table"))
+            moves = distinct_moves(state) if state.phase == "move" else []
+            action = moves[(seed + count) % len(moves)] if moves else Action("roll")
+            record, state, _ = play(record, state, action)
+    raise AssertionError("no such position came up")
+
+
+def _boot(browser: Browser, server_url: str, save: str, query: str,
+          viewport: dict[str, int] | None = None, **options: object) -> Page:
+    context = browser.new_context(reduced_motion="reduce",
+                                  viewport=viewport or {"width": 1100, "height": 800}, **options)
+    # stored once: a reload keeps what the page itself saved since
+    context.add_init_script(
+        f"if (!sessionStorage.getItem('p')) {{ sessionStorage.setItem('p', '1');"
+        f" localStorage.setItem({SAVE_KEY!r}, {save!r}); }}")
+    page = context.new_page()
+    page.goto(server_url + query + "#table")
+    page.wait_for_selector('html[data-ready="1"]', state="attached", timeout=BOOT_TIMEOUT_MS)
+    return page
+
+
+def _red_chooses_and_the_turn_passes(state: object) -> bool:
+    """Red to pick among several moves, the first of which passes the turn on."""
+    if state.phase != "move" or state.turn != "red":  # type: ignore[attr-defined]
+        return False
+    moves = distinct_moves(state)
+    return len(moves) > 1 and apply(state, moves[0])[0].turn != "red"
+
+
+@pytest.fixture
+def against_a_computer(browser: Browser, server_url: str) -> Iterator[Page]:
+    """Red, a person, to choose a token; yellow a computer that plays slowly enough to be
+    looked at while it plays."""
+    save = _saved("courtyard", ("red", "yellow"), {"yellow": "medium"},
+                  _red_chooses_and_the_turn_passes)
+    page = _boot(browser, server_url, save, "?auto_delay=0&pace_ms=700")
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def test_after_a_token_played_by_keyboard_the_focus_waits_on_the_die(
+        against_a_computer: Page) -> None:
+    # A keyboard (or screen reader) player picks a token with Enter; the token stops being a
+    # control and the computer plays. The focus must not fall to the page itself (Tab would
+    # start again from the top, a screen reader jump to the page's start): it waits on the
+    # die, as it does after a roll, so Enter rolls again when the turn comes back.
+    page = against_a_computer
+    page.wait_for_selector("#board .token.movable")
+    page.locator("#board .token.movable").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("JSON.parse(window.ludo.position()).turn === 'yellow'")
+    focused = page.evaluate("document.activeElement.id || document.activeElement.tagName")
+    assert focused == "die"
+    # and when the turn comes back, Enter on it rolls for red
+    page.wait_for_selector("#die.ready", timeout=20_000)
+    assert page.evaluate("document.activeElement.id") == "die"
