@@ -88,3 +88,38 @@ def test_after_a_token_played_by_keyboard_the_focus_waits_on_the_die(
     # and when the turn comes back, Enter on it rolls for red
     page.wait_for_selector("#die.ready", timeout=20_000)
     assert page.evaluate("document.activeElement.id") == "die"
+
+
+FORM_JS = """() => [...document.querySelectorAll('#setup input, #setup select')]
+  .map(e => (e.name || e.id) + '=' + (e.type === 'checkbox' || e.type === 'radio'
+                                      ? String(e.checked) : e.value))"""
+
+
+def test_the_setup_forms_choices_survive_a_reload_before_start(browser: Browser,
+                                                                server_url: str) -> None:
+    # A first visitor sets up a game (rules, three players, names, a computer, no timer, a
+    # slow pace) and the page is reloaded before Start game: a phone's browser drops a tab
+    # in the background, a pull-to-refresh. The form came back with the defaults: every
+    # choice had to be made again (they were remembered only on Start).
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 640},
+                                  has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(server_url)
+        page.wait_for_selector('html[data-ready="1"]', state="attached",
+                               timeout=BOOT_TIMEOUT_MS)
+        page.locator('input[name="rules"][value="classic"]').set_checked(True)
+        page.locator('input[name="players"][value="3"]').set_checked(True)
+        page.fill('[name="name-red"]', "Ada")
+        page.fill('[name="name-yellow"]', "Bo")
+        page.select_option('[name="kind-green"]', "hard")
+        page.locator("#opt-timer").set_checked(False)
+        page.select_option("#opt-pace", "slow")
+        chosen = page.evaluate(FORM_JS)
+        page.reload()
+        page.wait_for_selector('html[data-ready="1"]', state="attached",
+                               timeout=BOOT_TIMEOUT_MS)
+        assert page.evaluate(FORM_JS) == chosen
+    finally:
+        context.close()
+

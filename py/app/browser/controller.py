@@ -83,6 +83,7 @@ class Controller:
         form.fill(self.settings, self.bots)
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", self.on_setup_change),
+                ("setup", "input", lambda e: self.remember_form()),
                 ("btn-resume", "click", lambda e: self.go("table")),
                 ("btn-rules-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
@@ -316,8 +317,17 @@ class Controller:
         # what the form changed by itself (the number of players when a seat is unticked, the
         # timer for a rule set or an online seat) is said once; the person's own change is not
         self.screen.announce(form.on_change(event))
+        self.remember_form()
         if str(event.target.name) == "rules":  # the board behind Home shows the chosen rules
             self.draw()
+
+    def remember_form(self) -> None:
+        """The form's choices are kept as they are made, not only at Start game: a reload (a
+        phone's browser dropping the tab in the background) brought the defaults back, every
+        name to type again. The computers' pace so chosen applies to the game in progress
+        at its next step (it waited for the next new game)."""
+        if form.read(self.settings) is None:  # (a seat count that cannot start: kept as was)
+            form.remember(self.settings)
 
     def draw(self) -> None:
         """The table when it is on screen; else the board behind, and Home's resume note."""
