@@ -123,3 +123,42 @@ def test_the_setup_forms_choices_survive_a_reload_before_start(browser: Browser,
     finally:
         context.close()
 
+
+
+def _red_rolls_a_third_six(state: object) -> bool:
+    if state.phase != "roll" or state.turn != "red":  # type: ignore[attr-defined]
+        return False
+    return any(e["type"] == "three_sixes" for e in apply(state, Action("roll"))[1])
+
+
+@pytest.fixture
+def third_six_ahead(browser: Browser, server_url: str) -> Iterator[Page]:
+    """Two people on a phone; red's next roll is a third 6 (its notice stands 4 s)."""
+    save = _saved("courtyard", ("red", "yellow"), {}, _red_rolls_a_third_six)
+    page = _boot(browser, server_url, save, "?auto_delay=0",
+                 viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def test_a_notice_goes_when_the_next_person_rolls(third_six_ahead: Page) -> None:
+    # "Three sixes: Red's roll is void and the die passes." stands over the middle of the
+    # board for 4 s. Yellow rolls at once, and the token it is to play (or watch play by
+    # itself) stood under the notice, hidden, for the rest of those 4 s (seen on a phone
+    # with a token on the left and right arms). The player who pressed the die has seen it;
+    # it goes with their roll.
+    page = third_six_ahead
+    page.wait_for_selector("#die.ready")
+    page.click("#die")
+    page.wait_for_selector("#board-notice:not([hidden])")
+    assert "Three sixes" in page.inner_text("#board-notice")
+    page.wait_for_selector('#die.ready[data-seat="yellow"]')
+    count = "JSON.parse(localStorage.getItem('courtyard-ludo/save')).record.actions.length"
+    before = page.evaluate(count)
+    page.click("#die")
+    hidden, after = page.evaluate(f"() => [document.getElementById('board-notice').hidden,"
+                                  f" {count}]")
+    assert after == before + 1  # yellow rolled
+    assert hidden

@@ -404,7 +404,8 @@ class Controller:
             return False
         self.drop_pending()
         self.screen.happened(events)
-        self.show_notices(t, events)
+        self.show_notices(t, events, rolled_here=action.type == "roll"
+                          and t.kind(actor) == "human")
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():
@@ -434,11 +435,16 @@ class Controller:
             self.screen.focus_die_if_lost()
         return True
 
-    def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:
-        """Over the board, what a player must not miss (``panel.notice``)."""
+    def show_notices(self, t: Table, events: list[dict[str, Any]],
+                     rolled_here: bool = False) -> None:
+        """Over the board, what a player must not miss (``panel.notice``). A person here who
+        rolls has seen the last one: it goes, or it hid the tokens they were to play (a
+        computer's roll leaves it: the person may not have looked yet)."""
         shown = panel.notice(t, events)
         if shown is not None:
             self.screen.show_notice(shown.text, shown.ms, quiet=shown.quiet)
+        elif rolled_here:
+            self.screen.hide_notice()
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

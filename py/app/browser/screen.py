@@ -355,6 +355,12 @@ class Screen:
                         js({"duration": NOTICE_IN_MS, "easing": "ease-out"}))
         self.notice_timer = window.setTimeout(self.hide_notice_js, ms)
 
+    def hide_notice(self) -> None:
+        """The notice goes before its time."""
+        if self.notice_timer is not None:
+            window.clearTimeout(self.notice_timer)
+        self._hide_notice()
+
     def _hide_notice(self, *_: Any) -> None:
         self.notice_timer = None
         el("board-notice").hidden = True
@@ -522,9 +528,7 @@ class Screen:
         self.fill_winner(table, again, rematch)
         if table.winners():
             self.sound.win()
-        if self.notice_timer is not None:  # a notice of the last turn would stand over it
-            window.clearTimeout(self.notice_timer)
-        self._hide_notice()
+        self.hide_notice()  # a notice of the last turn would stand over it
         dialog.showModal()
 
     @staticmethod
