@@ -20,17 +20,19 @@ SAVE_KEY = "courtyard-ludo/save"
 
 
 def _saved(rules: str, seats: tuple[str, ...], players: dict[str, str],
-           wanted: Callable[[object], bool], names: dict[str, str] | None = None) -> str:
-    """A save of a game played at random until ``wanted(position)`` holds."""
+           wanted: Callable[[object], bool], names: dict[str, str] | None = None,
+           steps: int = 600) -> str:
+    """A save of a game played at random until ``wanted(position)`` holds (within ``steps``
+    actions of a seed's game)."""
     for seed in range(1, 400):
         state = new_game(rules, seats, seed)
         record = Record(rules, state.seats, seed)
-        for count in range(600):
-            if state.phase == "over":
-                break
+        for count in range(steps):
             if wanted(state):
                 return encode(Session(record=record, names=names or {}, players=players,
                                       timer=False, screen="table"))
+            if state.phase == "over":
+                break
             moves = distinct_moves(state) if state.phase == "move" else []
             action = moves[(seed + count) % len(moves)] if moves else Action("roll")
             record, state, _ = play(record, state, action)
@@ -162,3 +164,34 @@ def test_a_notice_goes_when_the_next_person_rolls(third_six_ahead: Page) -> None
                                   f" {count}]")
     assert after == before + 1  # yellow rolled
     assert hidden
+
+
+@pytest.fixture
+def four_seat_game_over(browser: Browser, server_url: str) -> Iterator[Page]:
+    """A four-seat game just won, on a phone held sideways (640 x 360)."""
+    save = _saved("courtyard", ("red", "green", "yellow", "blue"), {},
+                  lambda state: state.phase == "over",  # type: ignore[attr-defined]
+                  names={"red": "Ada", "blue": "Bartholomew"}, steps=20_000)
+    page = _boot(browser, server_url, save, "?auto_delay=0",
+                 viewport={"width": 640, "height": 360}, has_touch=True, is_mobile=True)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
+def test_the_winner_dialog_fits_a_phone_held_sideways(four_seat_game_over: Page) -> None:
+    # At 640 x 360 the winner dialog of four seats was 63 px taller than the room it has: it
+    # opened scrolled to its buttons, the crown cut in half at the top, and the title,
+    # standings and buttons could not be seen together. On a short screen the crown (a
+    # picture) goes and the dialog's margins shrink.
+    page = four_seat_game_over
+    page.wait_for_selector("#dlg-winner[open]")
+    sizes = page.evaluate("""() => { const d = document.getElementById('dlg-winner');
+        return [d.scrollHeight, d.clientHeight,
+                document.getElementById('winner-title').getBoundingClientRect().top,
+                document.getElementById('winner-rematch').getBoundingClientRect().bottom,
+                window.innerHeight]; }""")
+    scroll_height, client_height, title_top, buttons_bottom, height = sizes
+    assert scroll_height <= client_height, sizes
+    assert 0 <= title_top and buttons_bottom <= height, sizes
