@@ -195,3 +195,28 @@ def test_the_winner_dialog_fits_a_phone_held_sideways(four_seat_game_over: Page)
     scroll_height, client_height, title_top, buttons_bottom, height = sizes
     assert scroll_height <= client_height, sizes
     assert 0 <= title_top and buttons_bottom <= height, sizes
+
+
+def test_a_setup_error_is_shown_where_the_player_looks(browser: Browser,
+                                                        server_url: str) -> None:
+    # On a phone, one colour ticked and Start game tapped (the button stays at the bottom of
+    # the screen): "Choose 2 to 4 colours to play." appeared beside the seats, 600 px below
+    # the fold, so nothing seemed to happen. The error is scrolled into view, above the
+    # Start button that stands over the form's bottom.
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 360, "height": 640},
+                                  has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(server_url)
+        page.wait_for_selector('html[data-ready="1"]', state="attached",
+                               timeout=BOOT_TIMEOUT_MS)
+        page.locator('input[name="seat"][value="yellow"]').set_checked(False)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.locator("#btn-start").tap()
+        page.wait_for_selector("#setup-error:not([hidden])")
+        error, start = page.evaluate("""() => [
+            document.getElementById('setup-error').getBoundingClientRect().toJSON(),
+            document.getElementById('btn-start').getBoundingClientRect().toJSON()]""")
+        assert error["top"] >= 0 and error["bottom"] <= start["top"], (error, start)
+    finally:
+        context.close()

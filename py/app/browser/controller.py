@@ -184,6 +184,8 @@ class Controller:
         problem = form.read(self.settings)
         if problem:
             form.show_error(problem)
+            # beside the seats, far below a phone's fold: seen only if brought into view
+            self.screen.bring_into_view("setup-error")
             return
         form.remember(self.settings)
         t = self.table

@@ -387,6 +387,12 @@ class Screen:
             Screen._focus_in_view(first)
 
     @staticmethod
+    def bring_into_view(element_id: str) -> None:
+        """Scroll an element to the middle of the view (clear of Start game, which stands
+        over the bottom of Home's form)."""
+        el(element_id).scrollIntoView(js({"block": "center"}))
+
+    @staticmethod
     def focus_die_if_lost() -> None:
         """The die takes the focus if it fell to the page itself (the control that had it
         was drawn away); not scrolled to, so a phone's view stays where the player had it."""
