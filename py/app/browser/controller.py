@@ -83,6 +83,7 @@ class Controller:
         form.fill(self.settings, self.bots)
         for target, event, handler in (
                 ("setup", "submit", self.on_start), ("setup", "change", self.on_setup_change),
+                ("setup", "input", lambda e: self.remember_form()),
                 ("btn-resume", "click", lambda e: self.go("table")),
                 ("btn-rules-resume", "click", lambda e: self.go("table")),
                 ("board", "click", self.on_board_click), ("board", "keydown", self.on_board_key),
@@ -183,6 +184,8 @@ class Controller:
         problem = form.read(self.settings)
         if problem:
             form.show_error(problem)
+            # beside the seats, far below a phone's fold: seen only if brought into view
+            self.screen.bring_into_view("setup-error")
             return
         form.remember(self.settings)
         t = self.table
@@ -316,8 +319,17 @@ class Controller:
         # what the form changed by itself (the number of players when a seat is unticked, the
         # timer for a rule set or an online seat) is said once; the person's own change is not
         self.screen.announce(form.on_change(event))
+        self.remember_form()
         if str(event.target.name) == "rules":  # the board behind Home shows the chosen rules
             self.draw()
+
+    def remember_form(self) -> None:
+        """The form's choices are kept as they are made, not only at Start game: a reload (a
+        phone's browser dropping the tab in the background) brought the defaults back, every
+        name to type again. The computers' pace so chosen applies to the game in progress
+        at its next step (it waited for the next new game)."""
+        if form.read(self.settings) is None:  # (a seat count that cannot start: kept as was)
+            form.remember(self.settings)
 
     def draw(self) -> None:
         """The table when it is on screen; else the board behind, and Home's resume note."""
@@ -394,7 +406,8 @@ class Controller:
             return False
         self.drop_pending()
         self.screen.happened(events)
-        self.show_notices(t, events)
+        self.show_notices(t, events, rolled_here=action.type == "roll"
+                          and t.kind(actor) == "human")
         if t.seat_to_act != before:  # the handover: no press carries over to the next seat
             self.die.turn_passed()
             if t.local_person_to_act():
@@ -417,13 +430,23 @@ class Controller:
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
+        elif self.screen.table_shown() and not self.persist.passive:
+            # the token or picker button just pressed is no control any more: the focus fell
+            # to the page itself while a computer or an online player plays; it waits on the
+            # die, as after a roll (Tab started again from the top)
+            self.screen.focus_die_if_lost()
         return True
 
-    def show_notices(self, t: Table, events: list[dict[str, Any]]) -> None:
-        """Over the board, what a player must not miss (``panel.notice``)."""
+    def show_notices(self, t: Table, events: list[dict[str, Any]],
+                     rolled_here: bool = False) -> None:
+        """Over the board, what a player must not miss (``panel.notice``). A person here who
+        rolls has seen the last one: it goes, or it hid the tokens they were to play (a
+        computer's roll leaves it: the person may not have looked yet)."""
         shown = panel.notice(t, events)
         if shown is not None:
             self.screen.show_notice(shown.text, shown.ms, quiet=shown.quiet)
+        elif rolled_here:
+            self.screen.hide_notice()
 
     def act_as_person(self, action: Action) -> None:
         """The person whose turn it is acts (the board and the die are theirs)."""

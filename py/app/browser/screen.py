@@ -355,6 +355,12 @@ class Screen:
                         js({"duration": NOTICE_IN_MS, "easing": "ease-out"}))
         self.notice_timer = window.setTimeout(self.hide_notice_js, ms)
 
+    def hide_notice(self) -> None:
+        """The notice goes before its time."""
+        if self.notice_timer is not None:
+            window.clearTimeout(self.notice_timer)
+        self._hide_notice()
+
     def _hide_notice(self, *_: Any) -> None:
         self.notice_timer = None
         el("board-notice").hidden = True
@@ -379,6 +385,20 @@ class Screen:
             Screen._focus_in_view(el("die"))
         elif table.auto() is None and not is_none(first):
             Screen._focus_in_view(first)
+
+    @staticmethod
+    def bring_into_view(element_id: str) -> None:
+        """Scroll an element to the middle of the view (clear of Start game, which stands
+        over the bottom of Home's form)."""
+        el(element_id).scrollIntoView(js({"block": "center"}))
+
+    @staticmethod
+    def focus_die_if_lost() -> None:
+        """The die takes the focus if it fell to the page itself (the control that had it
+        was drawn away); not scrolled to, so a phone's view stays where the player had it."""
+        active = document.activeElement
+        if is_none(active) or active == document.body:
+            el("die").focus(js({"preventScroll": True}))
 
     @staticmethod
     def focus_is_free() -> bool:
@@ -514,9 +534,7 @@ class Screen:
         self.fill_winner(table, again, rematch)
         if table.winners():
             self.sound.win()
-        if self.notice_timer is not None:  # a notice of the last turn would stand over it
-            window.clearTimeout(self.notice_timer)
-        self._hide_notice()
+        self.hide_notice()  # a notice of the last turn would stand over it
         dialog.showModal()
 
     @staticmethod
