@@ -209,6 +209,16 @@ def test_rule03_a_six_with_no_legal_move_also_earns_another_roll():
     assert describe(state, events[1], {}) == "Red has no move with the 6 and rolls again."
 
 
+def test_a_roll_with_no_move_is_told_without_its_value_twice():
+    # the log read "Red rolled a 2. Red cannot move with a 2." (a screen reader heard the
+    # value twice); the no-move line follows the roll's, which names the value
+    start = load(tokens={"red": ["home", "home", "home", "red-lane-5"]}, unlocked=["red"])
+    state, events = play(start, roll(3))  # the exact roll home is a 1
+    assert kinds(events) == ["rolled", "no_move", "turn"]
+    told = [describe(state, event, {}) for event in events[:2]]
+    assert told == ["Red rolled a 3.", "Red has no move."]
+
+
 def test_rule03_an_extra_roll_after_a_move_is_not_a_notice():
     state, events = play(load(tokens={"red": [10, Y, Y, Y]}), roll(6), move(0))
     assert _extra(events) == ["six"]

@@ -19,7 +19,8 @@ SETTINGS_KEY = "courtyard-ludo/settings"
 
 
 def remembered() -> dict[str, Any]:
-    """The settings of the last game set up in this browser (checked; defaults if damaged)."""
+    """The setup form as last set in this browser (saved on every change of it since e6f9385,
+    not only at Start game; checked, defaults if damaged)."""
     return setup.read_settings(storage.get(SETTINGS_KEY))
 
 

@@ -232,7 +232,8 @@ def describe(event: Event, names: Names) -> str | None:
     if kind == "three_sixes":
         return f"Three sixes: {who}'s roll is void and the die passes."
     if kind == "no_move":
-        return f"{who} cannot move with a {event['value']}."
+        # said right after "Red rolled a 2.": the value again read twice to a screen reader
+        return f"{who} has no move."
     if kind == "timeout":
         return f"{who} ran out of time ({event['count']} of 5)."
     if kind == "eliminated":
