@@ -498,11 +498,13 @@ _STANDING = {"finished": 1, "playing": 2, "resting": 2, "quit": 3, "eliminated":
 
 def standings_html(table: Table) -> str:
     """Every seat at the end, the winners first, then those still playing, then those who
-    left; each with its facts (tokens home and so on)."""
+    left; each with its facts (tokens home and so on). Within a group, the most tokens home
+    first (the list is numbered: "Red 1/4 home" stood above "Green 2/4 home" in seat order);
+    seat order breaks ties."""
     scene = table.scene()
     won = scene.winners
     order = sorted(scene.seats, key=lambda s: (0 if s.colour in won else
-                                               _STANDING.get(s.status, 2)))
+                                               _STANDING.get(s.status, 2), -s.home))
     items = []
     for seat in order:
         facts = (("winner",) if seat.colour in won else ()) + seat.facts

@@ -301,6 +301,23 @@ def test_standings_put_the_winners_first_then_those_who_played_on() -> None:
     assert "winner" in html.split("</li>")[0]
 
 
+def test_standings_rank_those_who_played_on_by_tokens_home() -> None:
+    # the numbered list kept seat order below the winner: "Red 1/4 home" above "Green 2/4
+    # home" read as Red coming second
+    table = Table.new("courtyard", COLOURS, 3, now=0.0)
+    table.state = parse_position(json.dumps({
+        "format": "courtyard-ludo/position", "version": 2, "rules": "courtyard",
+        "seats": list(COLOURS), "turn": "yellow", "phase": "over", "die": None, "sixes": 0,
+        "tokens": {"red": ["home", 20, 30, "yard"], "green": ["home", "home", 5, "yard"],
+                   "yellow": ["home"] * 4, "blue": ["home", "home", "home", "yard"]},
+        "unlocked": list(COLOURS), "timeouts": {c: 0 for c in COLOURS}, "out": {},
+        "winner": "yellow", "rng": "00000000000000aa"}))
+    html = panel.standings_html(table)
+    order = sorted(COLOURS, key=lambda c: html.index(f"swatch {c}"))
+    assert order == ["yellow", "blue", "green", "red"]
+    assert "3/4 home" in html.split("</li>")[1]
+
+
 def test_a_seats_box_isolates_the_name_and_names_the_computer() -> None:
     table = Table.new("courtyard", ("red", "blue"), 3, now=0.0,
                       names={"red": "\u202e<i>Eve</i>"}, players={"blue": "hard"})

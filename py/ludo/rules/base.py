@@ -149,6 +149,7 @@ class SeatView(NamedTuple):
     status: str  # "playing", "finished", "resting", "quit" or "eliminated"
     facts: tuple[str, ...]  # short facts: "2/4 home", "timeouts 1/5", "lane locked"
     team: str | None = None  # a team's name when seats play in teams
+    home: int = 0  # tokens home: what the final standings rank the seats still playing by
 
 
 class DieView(NamedTuple):

@@ -100,7 +100,7 @@ def seat_views(rules: CourtyardRules, state: State) -> tuple[SeatView, ...]:
             # so nobody has to infer a locked lane from "lane open" being absent
             facts.append("lane locked")
         status = out or ("finished" if home == 4 else "playing")
-        views.append(SeatView(colour, status, tuple(facts)))
+        views.append(SeatView(colour, status, tuple(facts), home=home))
     return tuple(views)
 
 

@@ -218,7 +218,7 @@ def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
         if state.phase == "over":
             status = "quit" if state.quit == colour else (
                 "finished" if colour in state.winners else "playing")
-        views.append(SeatView(colour, status, tuple(facts), team))
+        views.append(SeatView(colour, status, tuple(facts), team, home))
     return tuple(views)
 
 

@@ -203,7 +203,7 @@ def seat_views(rules: RoyalRules, state: State) -> tuple[SeatView, ...]:
                          f"{stranded} men in other home columns")
         # finished: all four home (a winner by the others quitting is still playing)
         status = out or ("finished" if home == 4 else "playing")
-        views.append(SeatView(colour, status, tuple(facts)))
+        views.append(SeatView(colour, status, tuple(facts), home=home))
     return tuple(views)
 
 
