@@ -295,3 +295,13 @@ def test_a_gilgiti_turn_undone_after_a_play_is_a_warning() -> None:
     assert warnings, "no Gilgiti turn was undone after a play in 29 games"
     assert all(not n.quiet and n.ms == panel.NOTICE_MS for n in warnings)
     assert any("undone" in n.text or "back" in n.text for n in warnings), warnings
+
+
+def test_the_tables_seat_list_is_named_with_the_seeds_words() -> None:
+    """Seed 003 (Gilgiti) names the seats around the board "Seats at the board"; the table's
+    seat list was named "Players" to a screen reader (the setup form's fieldset keeps that
+    word: there it is the number of players and who plays)."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "index.html").read_text(encoding="utf-8")
+    assert '<ul id="seats" class="seats" aria-label="Seats at the board"></ul>' in page
