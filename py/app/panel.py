@@ -499,8 +499,8 @@ _STANDING = {"finished": 1, "playing": 2, "resting": 2, "quit": 3, "eliminated":
 def standings_html(table: Table) -> str:
     """Every seat at the end, the winners first, then those still playing, then those who
     left; each with its facts (tokens home and so on). Within a group, the most tokens home
-    first (the list is numbered: "Red 1/4 home" stood above "Green 2/4 home" in seat order);
-    seat order breaks ties."""
+    first (the list is numbered: in seat order a seat with one token home stood above one with
+    two); seat order breaks ties."""
     scene = table.scene()
     won = scene.winners
     order = sorted(scene.seats, key=lambda s: (0 if s.colour in won else
