@@ -894,12 +894,35 @@ class RedisRoomStore:
                 await self._enrol()
             elif self.outage or not self.synced:
                 await self.resync()
+        await self._check_subscribed()
         if self._healthy_since is None:
             self._healthy_since = time.monotonic()
         # Claim others only after a stretch of good health of our own: right after an outage
         # the others have not had the time to beat either.
         if time.monotonic() - self._healthy_since >= self.settings.instance_timeout:
             await self._claim_dead()
+
+    async def _check_subscribed(self) -> None:
+        """Whether Redis knows a subscriber of this instance's own channel while the listener
+        believes it is listening; if not, the pub/sub connection is dead without having been
+        closed (a NAT or firewall that dropped the flow, a Redis that restarted behind one):
+        reconnect it. Before, the listener waited on such a connection for ever (a blocking
+        read has no timeout), the heartbeat recovered on fresh pool connections, and every
+        relay to this instance's peers was published to a channel that nobody read."""
+        if not self.listening:
+            return  # (re)connecting: the listener's own subscribe confirms it
+        own = self.keys.instance(self.instance)
+        counts = await self._call(self.redis.pubsub_numsub(own))
+        if counts and int(counts[0][1]) > 0:
+            return
+        if not self.listening:
+            return  # it went down (and is being reconnected) meanwhile
+        self.log({"event": "redis-pubsub-stale", "instance": self.instance})
+        self._listening.clear()
+        connection = self.pubsub.connection
+        if connection is not None:
+            # The listener's read fails now, and redis-py reconnects and re-subscribes.
+            await connection.disconnect(nowait=True)
 
     def _evict_all(self) -> None:
         """Another instance took us for dead and removed our peers: close their sockets so
