@@ -85,8 +85,18 @@ async function reusable() {
     const cache = await caches.open(name);
     const manifest = await cache.match(MANIFEST);
     if (!manifest) continue;
-    for (const [file, hash] of Object.entries((await manifest.json()).files)) {
-      if (!found.has(file)) found.set(file, { cache, hash });
+    // A record that is not what precache() writes (damaged, or stored by another script of
+    // the origin) only costs its files a download: before, it made every later install throw,
+    // and the game stayed on its old version for good (no activation came to delete it).
+    let files;
+    try {
+      files = (await manifest.json()).files;
+    } catch {
+      continue;
+    }
+    if (!files || typeof files !== "object" || Array.isArray(files)) continue;
+    for (const [file, hash] of Object.entries(files)) {
+      if (typeof hash === "string" && !found.has(file)) found.set(file, { cache, hash });
     }
   }
   return found;

@@ -18,16 +18,22 @@ for a module that is not checked as served: see the report of hostile 5).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from test_damaged_cache import (
+    APP,
     BOOT_TIMEOUT_MS,
+    SW_TIMEOUT_MS,
     cache_name,
     core_chunk,
     installed,
     wait_ready,
 )
+from test_offline import sw_version
+
+from tools import build_pybundle, build_sw
 
 # Stores the cached copy of `url` again, body intact, with other headers.
 REHEADER_JS = """async ([name, url, headers, status]) => {
@@ -87,3 +93,41 @@ def test_a_flood_of_check_messages_is_answered_by_one_check(
     wait_ready(page)
     assert page.is_visible("#screen-table")
     context.close()
+
+
+@pytest.mark.parametrize("manifest", ["not json{", '{"files": null}'],
+                         ids=["not-json", "files-null"])
+def test_a_damaged_precache_record_does_not_keep_the_next_version_out(
+        browser: Browser, site: tuple[Path, str], manifest: str) -> None:
+    """The record the worker keeps in its cache (__precache__.json, which files of which
+    version it holds) is read by the next version's install, to copy the unchanged files. A
+    record that is not what the worker writes (damaged, or written by another script of the
+    origin) made that install throw, every time: the game stayed on its old version for good,
+    and the broken record was never deleted (only an activation deletes old caches). Now such
+    a cache is skipped: its files are fetched instead."""
+    root, url = site
+    context, page = installed(browser, url)
+    old_version = sw_version(page)
+    page.evaluate("""async ([name, url, text]) => {
+        const cache = await caches.open(name);
+        await cache.put(url, new Response(text, {headers: {"Content-Type": "application/json"}}));
+    }""", [cache_name(page), url + "__precache__.json", manifest])
+    changed = root / "py" / "app" / "panel.py"
+    changed.write_text(changed.read_text(encoding="utf-8") + "# new version\n", "utf-8")
+    assert build_pybundle.write(root)
+    assert build_sw.write(root, APP)
+    new_version = build_sw.build_info(root, APP, build_sw.TEMPLATE.read_text())["version"]
+    assert new_version != old_version
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())"
+                  ".catch(() => null)")
+    wait_waiting(page)  # installed, waiting for the page's "Update available" (pwa.py)
+    context.close()
+
+
+def wait_waiting(page: Page) -> None:
+    """Until the registration holds a new version waiting (installed); fails on a failed one."""
+    deadline = time.monotonic() + SW_TIMEOUT_MS / 1000
+    while not page.evaluate("navigator.serviceWorker.getRegistration()"
+                            ".then((r) => r !== undefined && r.waiting !== null)"):
+        assert time.monotonic() < deadline, "no new version installed"
+        page.wait_for_timeout(200)
