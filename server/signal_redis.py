@@ -55,6 +55,12 @@ Failure and recovery:
   gets through this instance re-announces what it holds (`resync`): its peers go back into their
   rooms if Redis lost its data (a restart without persistence: `P epoch` is gone), and peers that
   left meanwhile are removed. Rooms are not swept for idleness until that is done.
+- What another Redis client writes (a shared Redis, another deployment, a mistake) is checked
+  as a peer's message would be: a payload on our channels that this helper does not publish
+  (not UTF-8, over `max_payload`, a head or ids out of shape, a close code outside 4000-4999 or
+  a reason longer than a close frame takes) is dropped and logged as `bad-redis-message`, and
+  a field of a room's hash that this helper did not write is left out of welcomes. The
+  pub/sub listener survives any error a reply raises.
 - An instance that was claimed as dead while it was only cut off (its heartbeat finds itself
   missing under the same epoch) closes all its sockets with 1012, so that its peers join again
   and are heard of again.
@@ -88,8 +94,10 @@ from server.signal import (
     RoomBusy,
     RoomFull,
     RoomLimits,
+    SignalError,
     StoreUnavailable,
     TargetBusy,
+    check_hello,
     peer_left_message,
     target_busy_message,
 )
@@ -97,6 +105,7 @@ from server.signal import (
 DEFAULT_PREFIX = "ludo:signal:"
 NOBODY = "-" * 12  # a broadcast that excludes no peer
 DAY_MS = 86_400_000
+MAX_CLOSE_REASON = 120  # bytes: a close frame's payload is at most 125, the code's 2 included
 T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------------
@@ -415,6 +424,10 @@ class RedisRoomStore:
         self.refill_ms = _ms(config.join_burst / config.join_rate)
         self.set_ttl_ms = max(self.room_ttl_ms, _ms(4 * settings.instance_timeout))
         self.beat_every = settings.instance_timeout / 4
+        # The longest payload this helper publishes: a relay whose 16 KiB of data came back
+        # with every 4-byte character escaped (12 characters), its head and wrapper. Longer
+        # ones are dropped: before, 1 MiB published on a channel reached the peer whole.
+        self.max_payload = 3 * config.max_message_bytes + 1024
         self.redis: aioredis.Redis = aioredis.Redis(
             connection_pool=aioredis.BlockingConnectionPool.from_url(
                 settings.url,
@@ -424,6 +437,11 @@ class RedisRoomStore:
                 socket_connect_timeout=settings.command_timeout,
                 retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
                 decode_responses=True,
+                # What this instance writes is UTF-8; bytes that are not (published into a
+                # channel or written into a key by anyone else with access to this Redis) become
+                # U+FFFD instead of a UnicodeDecodeError: raised in the pub/sub reader, one such
+                # message once ended the listener for good and the instance delivered nothing.
+                encoding_errors="replace",
             )
         )
         self.pubsub = self.redis.pubsub()
@@ -600,6 +618,18 @@ class RedisRoomStore:
                 await asyncio.sleep(pause)  # redis-py reconnects and re-subscribes on the next
                 pause = min(1.0, pause * 2)
                 continue
+            except Exception as exc:  # noqa: BLE001 - the listener must outlive any reply
+                # Whatever a reply raised that is not the connection's failure (a parser or
+                # decoder error on something another Redis client published), the listener
+                # goes on: before, a UnicodeDecodeError ended this task, and the instance then
+                # delivered no relay nor broadcast while its heartbeat said it was healthy.
+                if self._closing:
+                    return
+                self.log({"event": "internal-error", "where": "redis-listen",
+                          "error": f"{type(exc).__name__}: {exc}"[:300]})
+                await asyncio.sleep(pause)
+                pause = min(1.0, pause * 2)
+                continue
             if message is not None and message["type"] == "subscribe" \
                     and message["channel"] == own:
                 self._listening.set()  # after every (re)connection, which re-subscribes it
@@ -609,6 +639,12 @@ class RedisRoomStore:
                 except Exception as exc:  # a payload we cannot read: say so, keep listening
                     self.log({"event": "internal-error", "where": "redis-deliver",
                               "error": f"{type(exc).__name__}: {exc}"[:300]})
+
+    def _refuse_payload(self, channel: str, why: str) -> None:
+        """A message on one of our channels that this helper never publishes: dropped, said."""
+        self.log({"event": "bad-redis-message", "instance": self.instance, "why": why,
+                  "channel": "instance" if channel.startswith(self.keys.instance_prefix)
+                  else "room"})
 
     def _deliver(self, message: dict[str, Any]) -> None:
         kind, channel = message["type"], message["channel"]
@@ -620,11 +656,22 @@ class RedisRoomStore:
             return
         if kind != "message":
             return
-        data: str = message["data"]
+        data = message["data"]
+        if not isinstance(data, str):
+            return
+        # Anyone who can publish on this Redis can publish on our channels: a payload is
+        # checked as a peer's message would be, never trusted to be one this helper wrote.
+        if len(data) > self.max_payload:
+            self._refuse_payload(channel, "too-big")
+            return
         head = data[:1]
         if head == "s":  # on this instance's own channel
             to, sender = data[1:13], data[13:25]
             room, _, text = data[25:].partition("|")
+            if not (PEER_ID_RE.fullmatch(to) and (sender == NOBODY or PEER_ID_RE.fullmatch(
+                    sender)) and ROOM_ID_RE.fullmatch(room) and text.startswith("{")):
+                self._refuse_payload(channel, "bad-relay")
+                return
             if to in self.local_rooms.get(room, ()):
                 try:
                     self._mailbox.post(room, to, text, None if sender == NOBODY else sender)
@@ -641,6 +688,10 @@ class RedisRoomStore:
         if head == "b":
             exclude = data[1:13]
             number, _, text = data[13:].partition("|")
+            if not (number.isascii() and number.isdigit() and len(number) <= 15
+                    and text.startswith("{")):
+                self._refuse_payload(channel, "bad-broadcast")
+                return
             after = int(number)
             for peer in list(here):
                 if peer == exclude:
@@ -650,13 +701,24 @@ class RedisRoomStore:
                     continue  # joined after `exclude` did: its welcome already named it
                 self._mailbox.post(room, peer, text)
         elif head == "c":
-            code, reason, peers = data[1:].split("|", 2)
+            parts = data[1:].split("|", 2)
+            # Only the codes a room is closed with, and a reason that fits a close frame (125
+            # bytes with the code): before, code 99999 dropped the socket without a close
+            # frame and a long reason made the helper send a frame the client refused.
+            if len(parts) != 3 or not (parts[0].isascii() and parts[0].isdigit()
+                                       and 4000 <= int(parts[0]) <= 4999) \
+                    or len(parts[1].encode()) > MAX_CLOSE_REASON:
+                self._refuse_payload(channel, "bad-close")
+                return
+            code, reason, peers = parts
             for peer in peers.split(","):
                 if peer in here:
                     self._forget(room, peer)
                     self._background(self.redis.srem(self.keys.instance(self.instance),
                                                      _member(room, peer)))
                     self._mailbox.evict(room, peer, int(code), reason)
+        else:
+            self._refuse_payload(channel, "unknown")
 
     # ---- RoomStore
 
@@ -692,11 +754,34 @@ class RedisRoomStore:
         self._touched[room] = time.monotonic()
         fields = reply[2:]
         others = []
+        damaged = 0
         for other, value in zip(fields[::2], fields[1::2], strict=True):
             if other != peer:
-                n, _instance, hello_json = value.split("|", 2)
-                others.append((int(n), other, json.loads(hello_json)))
+                stored = self._stored_member(other, value)
+                if stored is None:
+                    damaged += 1
+                else:
+                    others.append(stored)
+        if damaged:
+            self.log({"event": "bad-redis-message", "instance": self.instance,
+                      "why": "bad-member", "channel": "room", "count": damaged})
         return [Member(p, h) for _n, p, h in sorted(others)]
+
+    def _stored_member(self, peer: str, value: str) -> tuple[int, str, dict[str, Any]] | None:
+        """A field of a room's hash as (join number, peer, hello); None for one this helper
+        did not write (written by another Redis client): it is left out of the welcome.
+        Before, one such field made every later join of the room fail with 1011 after its
+        JOIN script had run, and so left a ghost peer in the room at each attempt."""
+        parts = value.split("|", 2)
+        if not PEER_ID_RE.fullmatch(peer) or len(parts) != 3 or not (
+                parts[0].isascii() and parts[0].isdigit() and len(parts[0]) <= 15) \
+                or len(parts[2]) > self._mailbox.config.max_hello_bytes:
+            return None
+        try:
+            hello = check_hello(json.loads(parts[2]))
+        except (ValueError, RecursionError, SignalError):
+            return None
+        return int(parts[0]), peer, hello
 
     async def leave(self, room: str, peer: str) -> list[str]:
         if self._forget(room, peer) is None:
@@ -772,7 +857,8 @@ class RedisRoomStore:
     async def members_of(self, room: str) -> list[str]:
         """The room's peer ids in joining order, wherever they are connected (tests, stats)."""
         fields = await self._call(self.redis.hgetall(self.keys.room(room)[0]))
-        return [p for _n, p in sorted((int(v.split("|", 1)[0]), p) for p, v in fields.items())]
+        stored = (self._stored_member(p, v) for p, v in fields.items())
+        return [p for _n, p, _h in sorted(m for m in stored if m is not None)]
 
     # ---- heartbeats, recovery, dead instances
 
@@ -808,12 +894,35 @@ class RedisRoomStore:
                 await self._enrol()
             elif self.outage or not self.synced:
                 await self.resync()
+        await self._check_subscribed()
         if self._healthy_since is None:
             self._healthy_since = time.monotonic()
         # Claim others only after a stretch of good health of our own: right after an outage
         # the others have not had the time to beat either.
         if time.monotonic() - self._healthy_since >= self.settings.instance_timeout:
             await self._claim_dead()
+
+    async def _check_subscribed(self) -> None:
+        """Whether Redis knows a subscriber of this instance's own channel while the listener
+        believes it is listening; if not, the pub/sub connection is dead without having been
+        closed (a NAT or firewall that dropped the flow, a Redis that restarted behind one):
+        reconnect it. Before, the listener waited on such a connection for ever (a blocking
+        read has no timeout), the heartbeat recovered on fresh pool connections, and every
+        relay to this instance's peers was published to a channel that nobody read."""
+        if not self.listening:
+            return  # (re)connecting: the listener's own subscribe confirms it
+        own = self.keys.instance(self.instance)
+        counts = await self._call(self.redis.pubsub_numsub(own))
+        if counts and int(counts[0][1]) > 0:
+            return
+        if not self.listening:
+            return  # it went down (and is being reconnected) meanwhile
+        self.log({"event": "redis-pubsub-stale", "instance": self.instance})
+        self._listening.clear()
+        connection = self.pubsub.connection
+        if connection is not None:
+            # The listener's read fails now, and redis-py reconnects and re-subscribes.
+            await connection.disconnect(nowait=True)
 
     def _evict_all(self) -> None:
         """Another instance took us for dead and removed our peers: close their sockets so

@@ -69,6 +69,30 @@ DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\.{1,2}/[^"'\s]+)["']\s*\)""")
 CSS_URL = re.compile(r"""url\(\s*["']?([^"')\s]+)["']?\s*\)|@import\s+["']([^"']+)["']""")
 
 
+# The Content-Type the worker serves each precached file with, by extension (the types
+# server/app.py serves them with). A stored copy's own headers are not trusted: any script of the
+# origin can write into Cache Storage (tools/sw_template.js, `asServed`).
+TYPES: dict[str, str] = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".bin": "application/octet-stream",
+    ".toml": "application/toml; charset=utf-8",
+    ".py": "text/x-python; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webp": "image/webp",
+    ".woff2": "font/woff2",
+}
+
+
 class BuildError(Exception):
     """The page refers to something that cannot be precached."""
 
@@ -235,10 +259,13 @@ def build_info(root: Path, target: Target, template: str) -> dict[str, object]:
     sw_dir = posixpath.dirname(target.out) or "."
     files = {}
     for rel in precache_files(root, target):
+        if posixpath.splitext(rel)[1].lower() not in TYPES:
+            raise BuildError(f"{rel}: no Content-Type for its extension in build_sw.TYPES")
         url = posixpath.relpath(rel, sw_dir)
         files[url if url.startswith("../") else "./" + url] = file_hash(root / rel)
     digest = hashlib.sha256(template.encode("utf-8"))
     digest.update(json.dumps(files, sort_keys=True).encode("utf-8"))
+    digest.update(json.dumps(TYPES, sort_keys=True).encode("utf-8"))
     version = digest.hexdigest()[:HASH_CHARS]
     index = posixpath.relpath(target.page, sw_dir)
     return {
@@ -247,6 +274,7 @@ def build_info(root: Path, target: Target, template: str) -> dict[str, object]:
         "cache": f"{target.name}-{version}",
         "index": "./" + index,
         "files": files,
+        "types": TYPES,
     }
 
 

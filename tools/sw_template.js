@@ -1,8 +1,9 @@
 /* Service worker template: tools/build_sw.py fills in BUILD and writes sw.js next to the page.
  *
- * BUILD = {name, version, cache, index, files: {"./path": "sha256 prefix", ...}}, where files
- * lists every file the page loads, relative to this script, with a hash of its content, and
- * cache = name + "-" + version, version being a hash of this code and of that list.
+ * BUILD = {name, version, cache, index, files: {"./path": "sha256 prefix", ...}, types}, where
+ * files lists every file the page loads, relative to this script, with a hash of its content,
+ * cache = name + "-" + version, version being a hash of this code and of that list, and types
+ * maps each of their extensions to the Content-Type they are served with.
  *
  * Cache Storage belongs to the origin, not to a worker's scope, and one origin may hold several
  * copies of the app in folders of their own (a static host's /courtyard-ludo/ beside a
@@ -17,7 +18,8 @@
  *   It never calls skipWaiting by itself: a new version waits until the page asks for it
  *   (the player accepted "Update available") or until no page of the old version is open.
  * - activate: deletes our older caches, then takes control of open pages.
- * - fetch: the precached files come from the cache (offline first); `ignoreSearch`, so
+ * - fetch: the precached files come from the cache (offline first), always with status 200 and
+ *   the Content-Type of their extension (`asServed`), whatever the stored copy says; `ignoreSearch`, so
  *   "./?room=abc" or "./index.html?x=1" open offline too. Everything else goes to the network
  *   untouched. A listed file missing from the cache is stored again once fetched. The page and
  *   the stylesheets are checked against their hashes each time they are served (see
@@ -32,6 +34,8 @@
  *   {type: "CHECK_ALL"}: the page could not start (index.html's boot watch): check every
  *   cached file so, and answer on the port given {repaired: [...], damaged: [...]}, the files
  *   fetched and stored again and those still damaged (offline, or the server has moved on).
+ *   One check runs at a time: CHECK_ALLs (or CHECKs of one file) that come while it runs get
+ *   its answer.
  */
 "use strict";
 
@@ -81,8 +85,18 @@ async function reusable() {
     const cache = await caches.open(name);
     const manifest = await cache.match(MANIFEST);
     if (!manifest) continue;
-    for (const [file, hash] of Object.entries((await manifest.json()).files)) {
-      if (!found.has(file)) found.set(file, { cache, hash });
+    // A record that is not what precache() writes (damaged, or stored by another script of
+    // the origin) only costs its files a download: before, it made every later install throw,
+    // and the game stayed on its old version for good (no activation came to delete it).
+    let files;
+    try {
+      files = (await manifest.json()).files;
+    } catch {
+      continue;
+    }
+    if (!files || typeof files !== "object" || Array.isArray(files)) continue;
+    for (const [file, hash] of Object.entries(files)) {
+      if (typeof hash === "string" && !found.has(file)) found.set(file, { cache, hash });
     }
   }
   return found;
@@ -193,6 +207,29 @@ const DAMAGED_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8">
 Connect to the internet once and reload: that repairs it. Your saved game is kept.</p>
 <p><a href="./">Reload</a></p></html>`;
 
+// The type each precached file is served as (by its name's extension: BUILD.types, from
+// tools/build_sw.py). Cache Storage belongs to the origin, so any script of the origin can
+// store an entry under our name; the body is checked against its hash, and the headers that
+// decide how the browser reads it are the worker's own: a copy stored with its body intact
+// but as `text/plain` (or with status 404) was served so, and a page refused as HTML, or a
+// module refused under strict MIME checks, kept the game from starting at every visit,
+// online too (the boot watch's check found every file intact).
+function typeOf(file) {
+  const path = new URL(file).pathname;
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? undefined : BUILD.types[path.slice(dot).toLowerCase()];
+}
+
+function asServed(response, file) {
+  const type = typeOf(file);
+  if (response.status === 200 && (!type || response.headers.get("Content-Type") === type)) {
+    return response;
+  }
+  const headers = new Headers(response.headers);
+  if (type) headers.set("Content-Type", type);
+  return new Response(response.body, { status: 200, statusText: "OK", headers });
+}
+
 // The answer from the cache, and the work to do after it: a listed file that is missing from
 // the cache (lost, or deleted by hand), or a damaged page or stylesheet, comes from the network
 // and is stored again.
@@ -200,7 +237,7 @@ async function fromCache(request, key, clientId) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key === INDEX ? INDEX : request, { ignoreSearch: true, ignoreVary: true });
   const damaged = hit && checkedAsServed(request) && !(await intact(hit, FILES.get(key)));
-  if (hit && !damaged) return { response: hit, after: null };
+  if (hit && !damaged) return { response: asServed(hit, key), after: null };
   let response;
   try {
     response = await fetch(request);
@@ -213,7 +250,7 @@ async function fromCache(request, key, clientId) {
       return { response: new Response(DAMAGED_PAGE, { headers }), after: null };
     }
     const tell = (client) => client?.postMessage({ type: "DAMAGED" });
-    return { response: hit, after: self.clients.get(clientId).then(tell) };
+    return { response: asServed(hit, key), after: self.clients.get(clientId).then(tell) };
   }
   return { response, after: restore(cache, key, response.clone()) };
 }
@@ -235,6 +272,21 @@ async function check(file) {
 
 // A page could not start (index.html's boot watch): every file is checked, one after the other
 // (22 MB: 0.13 s when all are intact, measured as above; never on a normal boot).
+// One check at a time, whoever asks: the askers while one runs get its answer. Any page of the
+// origin may post CHECK_ALL; each used to start a check of its own, so 200 at once read and
+// hashed the 22 MB 200 times over, concurrently (30 s in Chromium, every copy of the 10 MB
+// wasm in memory at once).
+let checkingAll = null;
+function checkAllOnce() {
+  checkingAll ??= checkAll().finally(() => { checkingAll = null; });
+  return checkingAll;
+}
+const checking = new Map(); // file -> its check under way (CHECK), shared likewise
+function checkOnce(file) {
+  if (!checking.has(file)) checking.set(file, check(file).finally(() => checking.delete(file)));
+  return checking.get(file);
+}
+
 async function checkAll() {
   const found = { repaired: [], damaged: [] };
   for (const file of FILES.keys()) {
@@ -268,10 +320,10 @@ self.addEventListener("message", (event) => {
   } else if (data.type === "CHECK" && FILES.has(data.url)) {
     // boot.mjs asks when the browser refused the Pyodide snapshot (Subresource Integrity),
     // which it then boots without: a damaged copy would slow every boot of this version.
-    event.waitUntil(check(data.url).catch(() => {}));
+    event.waitUntil(checkOnce(data.url).catch(() => {}));
   } else if (data.type === "CHECK_ALL" && event.ports[0]) {
     const port = event.ports[0];
-    event.waitUntil(checkAll().then((found) => port.postMessage(found),
+    event.waitUntil(checkAllOnce().then((found) => port.postMessage(found),
                                      () => port.postMessage({ repaired: [], damaged: [] })));
   }
 });

@@ -94,6 +94,10 @@ MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower
 # frozen, the person unable even to leave. A match's syncs are a few hundred kB, its actions
 # far less: an honest host never comes near it. A message over the budget is left unread.
 READ_REFILL_MS = 20_000.0
+ASKED_ONLY_BYTES = 64 * 1024
+"""A host's message longer than this is read only while a sync is asked for: only a sync (the
+whole record) comes near it; a lobby or a begin is a few kB at most."""
+UNASKED_SYNC = "A record the host sent unasked was ignored."
 TOO_MUCH = ("The host sends more than this device can read: some of its messages are "
             "left unread.")
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
@@ -1298,6 +1302,14 @@ class GuestRoom:
             whole = self.reassembler.feed(text)
             if whole is None:
                 return False
+            unread = self.sync_refusal(now) if len(whole) > ASKED_ONLY_BYTES else None
+            if unread is not None:
+                # Only a sync is this long, and one this device did not ask for (or asked
+                # too recently) would be refused by on_sync: refused here, before it is parsed.
+                # Before, it was parsed first: a maximal one (4 MiB of small JSON objects)
+                # froze the page about 1.4 s in Chromium before it was refused.
+                self.notice(unread)
+                return False
             if not self.may_read(len(whole), now):
                 self.notice(TOO_MUCH)
                 return False
@@ -1665,13 +1677,21 @@ class GuestRoom:
         except DiceError as exc:
             raise Refused("bad-commit", str(exc)) from None
 
-    def on_sync(self, message: Message, now: float) -> None:
+    def sync_refusal(self, now: float) -> str | None:
+        """Why a sync would not be read now (not asked for, or too soon after the last one),
+        or None."""
         if not self.sync_wanted:
-            raise Refused("unasked-sync", "A record the host sent unasked was ignored.")
+            return UNASKED_SYNC
         if self.synced_at is not None and now - self.synced_at < GUEST_SYNC_GAP_MS:
             # still wanted: the next one, a second on, is read
-            raise Refused("sync-too-soon", "A record the host sent too soon after the last "
-                          "one was ignored.")
+            return "A record the host sent too soon after the last one was ignored."
+        return None
+
+    def on_sync(self, message: Message, now: float) -> None:
+        refusal = self.sync_refusal(now)
+        if refusal is not None:
+            raise Refused("unasked-sync" if refusal == UNASKED_SYNC else "sync-too-soon",
+                          refusal)
         self.sync_wanted = False
         self.synced_at = now
         body = message.body

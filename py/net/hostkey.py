@@ -283,28 +283,35 @@ def link_fragment(room: str, fingerprint: str) -> str:
 def parse_fragment(fragment: str) -> tuple[str, str | None]:
     """(room id, fingerprint or None) from a fragment made by :func:`link_fragment` ('#' and
     'room=' included or not); the room id is not checked here. A link with no fingerprint, or
-    with a malformed one, gives None: such a link cannot authenticate its host."""
-    room, hosts, _ = _fragment_parts(fragment)
-    fingerprint: str | None = None
-    for value in hosts:
-        fingerprint = value if is_fingerprint(value) else None
-    return room, fingerprint
+    with a malformed one, gives None: such a link cannot authenticate its host.
+
+    A link names its host once: with two ``host`` parts (or a second ``room``) it names none,
+    whatever the values, and :func:`damaged_fragment` calls it damaged. Until 2026-12-06 the
+    last ``host`` was taken silently, so ``...&host=<the host's>&host=<another>`` (a link
+    edited, or two pasted together) trusted the other key; other parts are ignored (a later
+    version may add some)."""
+    room, hosts, _, rooms = _fragment_parts(fragment)
+    if len(hosts) != 1 or rooms:
+        return room, None
+    return room, hosts[0] if is_fingerprint(hosts[0]) else None
 
 
-def _fragment_parts(fragment: str) -> tuple[str, list[str], bool]:
-    """(room id, every ``host`` value, whether anything follows the room id)."""
+def _fragment_parts(fragment: str) -> tuple[str, list[str], bool, int]:
+    """(room id, every ``host`` value, whether anything follows the room id, how many more
+    ``room`` parts follow it)."""
     text = fragment.removeprefix("#").removeprefix("room=")
     room, _, rest = text.partition("&")
-    hosts = [value for name, _, value in (part.partition("=") for part in rest.split("&"))
-             if name == "host"]
-    return room, hosts, bool(rest)
+    parts = [part.partition("=") for part in rest.split("&")] if rest else []
+    hosts = [value for name, _, value in parts if name == "host"]
+    return room, hosts, bool(rest), sum(1 for name, _, _ in parts if name == "room")
 
 
 def damaged_fragment(fragment: str, is_room_id: Callable[[str], bool]) -> bool:
     """Whether a ``#room=`` fragment cannot be a link as :func:`link_fragment` makes them (most
     often cut off when it was copied): a room id that ``is_room_id`` refuses, a ``host`` part
     that is not a fingerprint, or something else after the room id. A link with nothing after
-    its room id is an older version's (:data:`OLD_LINK`), told apart from this."""
-    room, hosts, more = _fragment_parts(fragment)
+    its room id is an older version's (:data:`OLD_LINK`), told apart from this. Two ``host``
+    parts, or two room ids, are damaged too: the link does not say which one it means."""
+    room, hosts, more, rooms = _fragment_parts(fragment)
     return not is_room_id(room) or any(not is_fingerprint(value) for value in hosts) or (
-        more and not hosts)
+        more and not hosts) or len(hosts) > 1 or rooms > 0

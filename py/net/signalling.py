@@ -22,7 +22,7 @@ import json
 import re
 import secrets
 from typing import Any, Protocol
-from urllib.parse import parse_qs, urljoin, urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urljoin, urlsplit, urlunsplit
 
 PROTOCOL_VERSION = 1
 DEFAULT_PATH = "/signal"
@@ -65,11 +65,20 @@ def signal_url(page_url: str, setting: str | None = None) -> str:
     return urlunsplit((scheme, parts.netloc, parts.path or DEFAULT_PATH, parts.query, ""))
 
 
+_ICE_FIELD = re.compile(r"(?:^|&)ice=([^&]*)")
+
+
 def ice_transport_policy(query: str) -> str:
     """RTCPeerConnection's `iceTransportPolicy` for a page whose address has this query string
-    (`location.search`): "relay" with `ice=relay`, else "all" (any other value is ignored)."""
-    values = parse_qs(query.lstrip("?")).get("ice", [])
-    return "relay" if values and values[-1] == "relay" else "all"
+    (`location.search`): "relay" with `ice=relay`, else "all" (any other value is ignored).
+
+    With several `ice` values, one `relay` among them is enough: the stricter policy wins
+    (it never reveals this device's own addresses), whatever the order. Until 2026-12-06 the
+    last value counted, so `?ice=relay&ice=all` appended to a link quietly undid relay-only.
+    Found with one regular expression, not `parse_qs`: an address of 2 MB in 500 000 fields
+    took parse_qs 1.2 s of CPython (more in Pyodide) while the page set up its transport."""
+    values = (unquote_plus(m.group(1)) for m in _ICE_FIELD.finditer(query.lstrip("?")))
+    return "relay" if "relay" in values else "all"
 
 
 class _Element(Protocol):
