@@ -128,8 +128,11 @@ async def serve(
     access_log: bool = False,
     app: web.Application | None = None,
     note: str = "",
+    signal_only: bool = False,
 ) -> None:
-    """Serve until interrupted; the first line printed gives the address (tests read it)."""
+    """Serve until interrupted; the first line printed gives the address (tests read it).
+    ``signal_only``: the line says that only the signalling helper is there (it said that
+    the game was being served, from a root it does not serve)."""
     app = make_app(root) if app is None else app  # an Application with no keys is falsy
     runner = web.AppRunner(
         app,
@@ -143,8 +146,11 @@ async def serve(
         except OSError as error:
             raise listen_error(host, port, error) from None
         bound_port = runner.addresses[0][1]
+        where = display_url(host, bound_port)
         print(
-            f"Courtyard Ludo is being served at {display_url(host, bound_port)} (root: {root})",
+            f"Courtyard Ludo's signalling helper (no game files) is being served at {where}"
+            if signal_only else
+            f"Courtyard Ludo is being served at {where} (root: {root})",
             flush=True,
         )
         if not is_local_only(host):
@@ -190,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(
                 serve(root, args.host, args.port, args.access_log, app,
-                      signalling.describe(config, args.signal_only, redis))
+                      signalling.describe(config, args.signal_only, redis), args.signal_only)
             )
     except ListenError as error:
         print(f"{PROG}: {error}", file=sys.stderr)

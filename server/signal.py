@@ -1376,6 +1376,10 @@ def config_from_args(args: argparse.Namespace, env: dict[str, str] | None = None
             ice = check_ice_servers(json.loads(args.ice_servers.read_text(encoding="utf-8")))
         except (OSError, ValueError) as exc:
             raise ValueError(f"--ice-servers {args.ice_servers}: {exc}") from None
+    if args.turn_url and not env.get("LUDO_TURN_SECRET"):
+        # (SignalConfig's own words name its fields, not what the user set)
+        raise ValueError("--turn-url needs the shared secret in $LUDO_TURN_SECRET "
+                         "(coturn's static-auth-secret)")
     return SignalConfig(
         path=args.signal_path,
         room_cap=args.room_cap,

@@ -850,7 +850,10 @@ def test_python_m_server_signal_only_serves_the_endpoint_alone() -> None:
     proc, url, seen = _start_server("--signal-only", "--allow-origin", "https://ludo.example",
                                     "--room-cap", "2")
     assert proc.stdout is not None
-    # the address comes first (tests read it), then what else is served
+    # the address comes first (tests read it), then what else is served; it said "Courtyard
+    # Ludo is being served at ...", a game this process does not serve
+    assert seen[-1].startswith("Courtyard Ludo's signalling helper (no game files) is being "
+                               "served at http://127.0.0.1:")
     assert "only the signalling endpoint at /signal" in proc.stdout.readline()
     try:
         async def check() -> None:
@@ -899,7 +902,9 @@ def test_config_from_args_reads_files_and_environment(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="--ice-servers"):
         sig.config_from_args(args, env={"LUDO_TURN_SECRET": "x"})
     args = parser.parse_args(["--turn-url", "turn:t.example"])
-    with pytest.raises(ValueError, match="turn_secret"):
+    # in the words the user set (it said "turn_urls need turn_secret", the fields' names)
+    with pytest.raises(ValueError, match=r"^--turn-url needs the shared secret in "
+                                         r"\$LUDO_TURN_SECRET \(coturn's static-auth-secret\)$"):
         sig.config_from_args(args, env={})
 
 
