@@ -215,6 +215,19 @@ def test_the_rules_summary_speaks_of_the_clock_only_when_it_runs(rules: str) -> 
             assert clock == [] and items[-1] == "Turn timer off for this game.", items
 
 
+@pytest.mark.parametrize(("rules", "share"), [("courtyard", "each roll and its move together"),
+                                              ("classic", "each roll and its move together"),
+                                              ("royal", "each throw and its move together")])
+def test_the_clock_line_says_a_roll_and_its_move_share_the_time(rules: str, share: str) -> None:
+    """Seed 000, rule 10: "Each roll and its move share 30 seconds." The summary said "30
+    seconds per roll", which reads as 30 s to roll and 30 more to move (seed review 8)."""
+    table = Table.new(rules, ("red", "green"), 3, now=0.0)
+    items = re.findall(r"<li>(.*?)</li>", panel.rules_html(table, table.scene()))
+    clock = [line for line in items if line.startswith("With the turn clock")]
+    assert clock == [f"With the turn clock: 30 seconds for {share}; the fifth timeout removes "
+                     "a seat."]
+
+
 @pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
 def test_the_rules_summary_names_the_clock_this_table_runs(rules: str) -> None:
     """A clock set by the address (`?turn_seconds=`, online the host's, which a guest's table

@@ -116,7 +116,10 @@ def summary(rules: CourtyardRules) -> tuple[str, ...]:
         "Landing on an ordinary square sends every opponent token there back to its yard; "
         "the 4 start squares and 4 stars are safe.",
         "Exact roll to finish; the first with all four tokens home wins.",
-        "With the turn clock: 30 seconds per roll; the fifth timeout removes a seat.",
+        # seed 000, rule 10: "Each roll and its move share 30 seconds" ("per roll" read as
+        # 30 s to roll and 30 more to move)
+        "With the turn clock: 30 seconds for each roll and its move together; the fifth "
+        "timeout removes a seat.",
     )
 
 

@@ -220,7 +220,8 @@ SUMMARY = (
     "as a move.",
     "Home column: safe; numbers move up, only a crown reaches the home crown.",
     "First with four men on the home crown wins.",
-    "With the turn clock: 30 seconds a throw; the fifth timeout removes a seat.",
+    "With the turn clock: 30 seconds for each throw and its move together; the fifth timeout "
+    "removes a seat.",
 )
 
 
