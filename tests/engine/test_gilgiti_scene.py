@@ -55,6 +55,33 @@ def test_blocks_are_drawn_as_stacks_with_their_count_bottom_first():
         f"Red token {n}, on square 11 (10 past Red's start), in a block of 2" for n in (1, 2)]
 
 
+def test_an_enemy_block_on_a_star_says_whether_it_closes_the_star_to_the_seat_to_act():
+    """Seed 003: "a star held by an enemy block is closed ... Exception: if your team already
+    has a token sitting on a star, the enemies there never count as a block against you." The
+    board's lock shows it; a screen reader heard "in a block of 2" on both kinds of star."""
+    def labels(state, place):
+        return [p.label for p in {s.place: s for s in scene(state).stacks}[place].pieces]
+
+    shut = gload(tokens={"red": [5, "yard", "yard", "yard"], "green": [8, 8, "yard", "yard"]})
+    assert labels(shut, "8") == [
+        f"Green token {n}, on square 9 (47 past Green's start), a star (safe), in a block of 2, "
+        "closing this star to Red" for n in (1, 2)]
+    kept = gload(tokens={"red": [8, "yard", "yard", "yard"], "green": [8, 8, "yard", "yard"]})
+    assert [label.split(", in a block of 2")[-1] for label in labels(kept, "8")
+            if label.startswith("Green")] == [", not closing this star to Red, who has a "
+                                              "token here"] * 2
+    assert labels(kept, "8")[-1].startswith("Red token 1") and "closing" not in \
+        labels(kept, "8")[-1]
+    team = gload(teams=True, tokens={"yellow": [8, "yard", "yard", "yard"],
+                                     "green": [8, 8, "yard", "yard"]})
+    assert all(label.endswith("not closing this star to Red, whose team has a token here")
+               for label in labels(team, "8") if label.startswith("Green"))
+    # off the stars a block says only that it is one; the seat to act's own block says nothing
+    plain = gload(tokens={"green": [10, 10, "yard", "yard"], "red": [8, 8, "yard", "yard"]})
+    assert all(label.endswith("in a block of 2") for label in labels(plain, "10"))
+    assert all(label.endswith("in a block of 2") for label in labels(plain, "8"))
+
+
 def test_seats_show_teams_resting_and_playing_for_the_partner():
     state = gload(teams=True, turn="green", resting=["red"],
                   tokens={"red": ["home"] * 4, "yellow": [30, "yard", "yard", "yard"]})

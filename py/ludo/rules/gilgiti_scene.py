@@ -147,9 +147,15 @@ def board(rules: GilgitiRules, state: State | None) -> Board:
 def stacks(state: State) -> tuple[Stack, ...]:
     """The pieces on each place, bottom first; a block (2+ of one side on a square,
     home lanes included) is drawn as one stack with its count."""
-    from .gilgiti import SIDES
+    from .gilgiti import IS_STAR, SIDES, _side, closed_squares, occupancy
 
     sides = SIDES[state.teams]
+    # the side to act, and the squares closed to it: an enemy block on a star says whether it
+    # closes that star to the seat to act, as the board's lock shows (a screen reader heard
+    # "in a block of 2" on a star that the seat's own token there keeps open)
+    mover = _side(state) if state.phase != "over" else None
+    closed = closed_squares(occupancy(state.tokens), state.teams, mover) \
+        if mover is not None else set()
     by_place: dict[str, list[tuple[int, Piece]]] = {}
     for ci, colour in enumerate(COLOURS):
         for token, position in enumerate(state.tokens[ci]):
@@ -167,7 +173,11 @@ def stacks(state: State) -> tuple[Stack, ...]:
         # a pair on a home-lane square is drawn as a stack but blocks nobody (the seed's
         # blocks stand on track squares; the engine counts none in a lane)
         if is_block and place.isdigit():
-            entries = [(side, _in_block(piece, entries, side) if count[side] >= 2 else piece)
+            star = mover is not None and IS_STAR[int(place)]
+            entries = [(side, _in_block(piece, entries, side,
+                                        _star_words(state, int(place) in closed)
+                                        if star and side != mover else "")
+                        if count[side] >= 2 else piece)
                        for side, piece in entries]
         # the largest side's pieces at the bottom, so a block reads as one stack
         entries.sort(key=lambda e: (-count[e[0]], e[0]))
@@ -175,13 +185,26 @@ def stacks(state: State) -> tuple[Stack, ...]:
     return tuple(out)
 
 
-def _in_block(piece: Piece, entries: list[tuple[int, Piece]], side: int) -> Piece:
+def _in_block(piece: Piece, entries: list[tuple[int, Piece]], side: int,
+              star: str = "") -> Piece:
     """``piece`` named as part of its side's block ("…, in a block of 2", "…, in a block of 3
-    with Yellow"): the seed's blocks stop enemies, and a screen reader heard only the square."""
+    with Yellow"): the seed's blocks stop enemies, and a screen reader heard only the square.
+    ``star``: what an enemy block on a star means to the seat to act (`_star_words`)."""
     mates = [p for s, p in entries if s == side]
     partners = sorted({p.colour for p in mates} - {piece.colour}, key=COLOURS.index)
     with_partner = "".join(f" with {c.capitalize()}" for c in partners)
-    return piece._replace(label=f"{piece.label}, in a block of {len(mates)}{with_partner}")
+    return piece._replace(label=f"{piece.label}, in a block of {len(mates)}{with_partner}"
+                                f"{star}")
+
+
+def _star_words(state: State, closed: bool) -> str:
+    """Seed 003: "a star held by an enemy block is closed ... Exception: if your team already
+    has a token sitting on a star, the enemies there never count as a block against you"."""
+    turn = state.turn.capitalize()
+    if closed:
+        return f", closing this star to {turn}"
+    whose = "whose team has" if state.teams else "who has"
+    return f", not closing this star to {turn}, {whose} a token here"
 
 
 def seat_views(rules: GilgitiRules, state: State) -> tuple[SeatView, ...]:
