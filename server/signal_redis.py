@@ -58,7 +58,9 @@ Failure and recovery:
 - What another Redis client writes (a shared Redis, another deployment, a mistake) is checked
   as a peer's message would be: a payload on our channels that this helper does not publish
   (not UTF-8, over `max_payload`, a head or ids out of shape, a close code outside 4000-4999 or
-  a reason longer than a close frame takes) is dropped and logged as `bad-redis-message`, and
+  a reason longer than a close frame takes) is dropped and logged as `bad-redis-message` (at
+  most 20 such lines at once and one a second after that; a line's `unlogged` counts those left
+  out before it), and
   a field of a room's hash that this helper did not write is left out of welcomes. The
   pub/sub listener survives any error a reply raises.
 - An instance that was claimed as dead while it was only cut off (its heartbeat finds itself
@@ -97,6 +99,7 @@ from server.signal import (
     SignalError,
     StoreUnavailable,
     TargetBusy,
+    TokenBucket,
     check_hello,
     peer_left_message,
     target_busy_message,
@@ -106,6 +109,8 @@ DEFAULT_PREFIX = "ludo:signal:"
 NOBODY = "-" * 12  # a broadcast that excludes no peer
 DAY_MS = 86_400_000
 MAX_CLOSE_REASON = 120  # bytes: a close frame's payload is at most 125, the code's 2 included
+BAD_LOG_BURST = 20  # `bad-redis-message` lines at once ...
+BAD_LOG_RATE = 1.0  # ... and a second after that
 T = TypeVar("T")
 
 # --------------------------------------------------------------------------------------------
@@ -461,6 +466,11 @@ class RedisRoomStore:
         self._wanted: dict[str, int] = {}  # room -> peers here needing its channel
         self._ready: dict[str, asyncio.Future[None]] = {}  # room -> its subscription confirmed
         self._touched: dict[str, float] = {}
+        # Anyone who can publish on our channels could fill the log with one line per hostile
+        # payload: at most BAD_LOG_BURST such lines at once, BAD_LOG_RATE a second after that;
+        # the next line that is written counts the ones left out ("unlogged").
+        self._bad_log = TokenBucket(BAD_LOG_RATE, BAD_LOG_BURST, time.monotonic())
+        self._bad_unlogged = 0
         self.epoch: str | None = None  # None: not registered yet
         self.outage = False  # a Redis call failed since the last resync
         self.synced = False  # Redis holds what this instance holds (idle sweeps allowed)
@@ -642,9 +652,19 @@ class RedisRoomStore:
 
     def _refuse_payload(self, channel: str, why: str) -> None:
         """A message on one of our channels that this helper never publishes: dropped, said."""
-        self.log({"event": "bad-redis-message", "instance": self.instance, "why": why,
-                  "channel": "instance" if channel.startswith(self.keys.instance_prefix)
-                  else "room"})
+        self._log_bad({"why": why, "channel": "instance"
+                       if channel.startswith(self.keys.instance_prefix) else "room"})
+
+    def _log_bad(self, details: dict[str, Any]) -> None:
+        """One `bad-redis-message` line, within the log budget; lines over it are counted and
+        the count is written with the next line the budget allows."""
+        if not self._bad_log.take(time.monotonic()):
+            self._bad_unlogged += 1
+            return
+        record = {"event": "bad-redis-message", "instance": self.instance, **details}
+        if self._bad_unlogged:
+            record["unlogged"], self._bad_unlogged = self._bad_unlogged, 0
+        self.log(record)
 
     def _deliver(self, message: dict[str, Any]) -> None:
         kind, channel = message["type"], message["channel"]
@@ -763,8 +783,7 @@ class RedisRoomStore:
                 else:
                     others.append(stored)
         if damaged:
-            self.log({"event": "bad-redis-message", "instance": self.instance,
-                      "why": "bad-member", "channel": "room", "count": damaged})
+            self._log_bad({"why": "bad-member", "channel": "room", "count": damaged})
         return [Member(p, h) for _n, p, h in sorted(others)]
 
     def _stored_member(self, peer: str, value: str) -> tuple[int, str, dict[str, Any]] | None:

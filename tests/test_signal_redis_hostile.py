@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any
 
 import pytest
@@ -240,3 +241,39 @@ def test_a_pubsub_connection_that_went_quiet_is_noticed_and_the_instance_deliver
 
     cluster = run_cluster(redis_server, 1, test)
     assert cluster.events_of(1, "redis-pubsub-stale")
+
+
+def test_a_flood_of_hostile_publishes_writes_a_bounded_log_and_counts_what_it_left_out(
+        redis_server: RedisServer) -> None:  # noqa: F811
+    """Before: one `bad-redis-message` line per payload, so anyone who can publish on the
+    helper's channels could fill its log (500 publishes: 500 lines)."""
+    from server.signal_redis import BAD_LOG_BURST
+
+    took: list[float] = []
+
+    async def test(c: Cluster) -> None:
+        host, guest = await _two_peers(c)
+        raw = await _raw_client(c)
+        store = c.store(1)
+        room = store.keys.channel(ROOM_A)
+        start = time.monotonic()
+        async with raw.pipeline(transaction=False) as pipe:
+            for _ in range(500):
+                pipe.publish(room, b"zzz")
+            await pipe.execute()
+        await _relay_arrives(host, guest, 3)  # the 500 were read (and dropped) before it
+        # The budget refills: a later hostile payload is logged again, with the count of
+        # the lines left out before it.
+        store._bad_log.tokens = 1.0
+        await raw.publish(room, b"zzz")
+        await raw.aclose()
+        await _relay_arrives(host, guest, 4)
+        took.append(time.monotonic() - start)
+
+    cluster = run_cluster(redis_server, 2, test)
+    lines = cluster.events_of(1, "bad-redis-message")
+    # the burst, the one refilled by hand, and one a second while the flood was read
+    assert BAD_LOG_BURST <= len(lines) <= BAD_LOG_BURST + 1 + took[0] + 1
+    assert sum(e.get("unlogged", 0) for e in lines) + len(lines) == 501
+    assert lines[-1]["unlogged"] > 0
+    assert not cluster.events_of(1, "internal-error")
