@@ -51,7 +51,9 @@ Failure and recovery:
   their rooms and tells the others `peer-left`. Its peers have meanwhile reconnected (to any
   instance) with new peer ids: the game protocol gives them back their seats.
 - Redis unreachable: joins are refused with 1013 (try again later), relays with `unavailable`;
-  sockets stay open. redis-py reconnects and re-subscribes by itself; on the first heartbeat that
+  sockets stay open. Once a call has failed, joins are refused at once until the heartbeat
+  finds Redis back (before, each waited for its own time-out: 10 s with a hung Redis).
+  redis-py reconnects and re-subscribes by itself; on the first heartbeat that
   gets through this instance re-announces what it holds (`resync`): its peers go back into their
   rooms if Redis lost its data (a restart without persistence: `P epoch` is gone), and peers that
   left meanwhile are removed. Rooms are not swept for idleness until that is done.
@@ -747,6 +749,12 @@ class RedisRoomStore:
         key = (room, peer)
         if key in self.members:
             raise KeyError(peer)
+        if self.outage:
+            # A Redis call failed and the heartbeat (every 0.25 s meanwhile) has not found Redis
+            # back yet: this join would wait command_timeout twice (a try and redis-py's retry)
+            # for the same refusal, 10 s with a hung Redis. Refused at once; the page joins
+            # again after its back-off.
+            raise StoreUnavailable("Redis is unreachable")
         hello_text = json.dumps(hello, separators=(",", ":"), allow_nan=False)
         self.members[key] = _Local(0, hello_text)  # joining: a resync must leave it alone
         joined = False

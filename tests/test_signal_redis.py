@@ -419,3 +419,53 @@ def test_closing_a_store_is_bounded_and_a_cancel_of_it_is_not_swallowed(
             await asyncio.wait({task}, timeout=5)
 
     run_cluster(redis_server, 1, test, redis_settings={"command_timeout": 1.0})
+
+
+def test_while_redis_hangs_a_join_after_a_failed_call_is_refused_at_once(
+        redis_server: RedisServer) -> None:
+    """A hung Redis (stopped, its socket open) answers nothing: a call fails only at its
+    time-out. Before, every join waited for its own (twice the command timeout, with redis-py's
+    retry: 10 s by default) although a call had already failed; now, once one has, joins are
+    refused with 1013 without asking Redis until the heartbeat finds it back."""
+    import signal as signals
+
+    async def test(c: Cluster) -> None:
+        store = c.store(0)
+        asked: list[str] = []
+        acquire = store._acquire
+
+        async def counted(room: str) -> None:
+            asked.append(room)
+            await acquire(room)
+
+        store._acquire = counted
+        os.kill(redis_server.pid, signals.SIGSTOP)
+        try:
+            ws = await c.connect(0)  # the first join finds Redis hung, after a time-out
+            await ws.send_str(json.dumps({"type": "join", "v": 1, "room": ROOM_A}))
+            assert (await receive_json(ws))["code"] == "unavailable"
+            assert await closed_with(ws) == sig.CLOSE_TRY_LATER
+            assert asked == [ROOM_A]
+
+            async def out() -> bool:  # the heartbeat's call fails too, at its time-out
+                return store.outage
+
+            await until(out)
+            ws = await c.connect(0)
+            await ws.send_str(json.dumps({"type": "join", "v": 1, "room": ROOM_B}))
+            assert (await receive_json(ws))["code"] == "unavailable"
+            assert await closed_with(ws) == sig.CLOSE_TRY_LATER
+            assert asked == [ROOM_A]  # before: [ROOM_A, ROOM_B], a wait of its own
+        finally:
+            os.kill(redis_server.pid, signals.SIGCONT)
+
+        async def back() -> bool:
+            return not store.outage
+
+        await until(back)
+        peer = await c.join(0, ROOM_B, {"role": "host"})
+        assert peer.welcome["peers"] == [] and asked == [ROOM_A, ROOM_B]
+
+    cluster = run_cluster(redis_server, 1, test,
+                          redis_settings={"command_timeout": 0.5})
+    assert cluster.events_of(0, "redis-down")
