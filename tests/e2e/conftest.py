@@ -76,8 +76,8 @@ def rebuild_from_py() -> None:
         try:
             build_pybundle.refresh_site(ROOT)
         except (build_pybundle.BundleError, build_sw.BuildError) as error:
-            pytest.fail(f"{error}: run `make test` (or tools/build_pybundle.py, then"
-                        " tools/build_sw.py)", pytrace=False)
+            pytest.fail(f"{error}: run `make test` (or tools/build_icons.py,"
+                        " tools/build_pybundle.py, then tools/build_sw.py)", pytrace=False)
 
 
 class Chromium:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_online import (
     BOOT_MS,
@@ -291,7 +292,18 @@ def test_a_gilgiti_match_ended_by_a_leave_is_played_again_from_the_room_screen(
 
 BUSY_MS = 12_000  # a first tab kept busy while the second boots (2-3 s here, 4-6 s under load);
 # each spins a core, so not longer than the boot needs
-BUSY_PER_BOOT = 2.5  # ...but at least this many times the last boot (or join) measured here
+BUSY_PER_BOOT = 2.5  # ...but at least this many times the slowest boot (or join) measured here
+TOO_SLOW = "the second tab took too long to boot for this test's timing"
+# A boot slower than the busy time leaves the scenario untested (the machine's load, not the
+# game): the test runs again, its busy time then fitted to the slowest boot seen so far.
+RERUN_WHEN_TOO_SLOW = pytest.mark.flaky(reruns=2, only_rerun=["(Page|Target) crashed", TOO_SLOW])
+_slowest_boot_s = [0.0]
+
+
+def _busy_for(boot_s: float) -> int:
+    """How long (ms) to keep a first tab busy, given a boot (or join) just measured."""
+    _slowest_boot_s[0] = max(_slowest_boot_s[0], boot_s)
+    return max(BUSY_MS, int(BUSY_PER_BOOT * _slowest_boot_s[0] * 1000))
 
 
 def _guest_quits_for_a_rematch(host: Page, guest: Page) -> tuple[str, int]:
@@ -317,7 +329,7 @@ def _a_guest_s_new_tab_crosses_a_rematch(
     joined = time.monotonic()
     guest = join(browser, link, "Yusuf", "yellow")
     # the first tab stays busy until the second has booted: longer on a loaded machine
-    busy_ms = max(BUSY_MS, int(BUSY_PER_BOOT * (time.monotonic() - joined) * 1000))
+    busy_ms = _busy_for(time.monotonic() - joined)
     start(host, [guest])
     for page in (host, guest):
         _watch_console(page)
@@ -331,13 +343,14 @@ def _a_guest_s_new_tab_crosses_a_rematch(
     second = _open(guest.context, server_url + PARAMS)  # no link: the room from storage
     boot_s = time.monotonic() - opened
     left_ms = busy_ms - (time.monotonic() - began) * 1000
-    assert left_ms > 2000, "the second tab took too long to boot for this test's timing"
+    assert left_ms > 2000, TOO_SLOW
     _busy(second, int(left_ms) + 3000)
     _at_new_match(old, past, {host: ("red", QUIT), second: ("yellow", QUIT)})
     guest.wait_for_selector("#tab-banner:not([hidden])")
-    return host, guest, second, max(BUSY_MS, int(BUSY_PER_BOOT * boot_s * 1000))
+    return host, guest, second, _busy_for(boot_s)
 
 
+@RERUN_WHEN_TOO_SLOW
 def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
         browser: Browser, server_url: str) -> None:
     """A device opens the game in a second tab (a bookmark) just as the host starts a rematch:
@@ -363,14 +376,16 @@ def test_a_rematch_that_crosses_a_tab_taking_the_table_is_played_by_the_new_tab(
     began = time.monotonic()
     _busy(host, busy_ms)
     host2 = _open(host.context, server_url + PARAMS)
-    assert (time.monotonic() - began) * 1000 < busy_ms - 2000, \
-        "the second tab took too long to boot for this test's timing"
+    booted_s = time.monotonic() - began
+    _busy_for(booted_s)
+    assert booted_s * 1000 < busy_ms - 2000, TOO_SLOW
     seats = {host2: ("red", QUIT), second: ("yellow", QUIT)}
     _at_new_match(old, past, seats)
     host.wait_for_selector("#tab-banner:not([hidden])")
     _no_faults(host, host2, second)
 
 
+@RERUN_WHEN_TOO_SLOW
 def test_a_rematch_claim_that_storage_refused_reaches_the_tab_that_takes_the_table(
         browser: Browser, server_url: str) -> None:
     """As part (a) above, with the guest's first tab unable to save its room (storage full):
