@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import json
 import re
@@ -70,13 +71,14 @@ def test_notation_examples_play_as_their_text_says():
     assert position_to_json(home)["tokens"]["yellow"][3] == "home"
 
 
-def _test_names() -> set[str]:
+@functools.cache  # every test module parsed once, not once a document
+def _test_names() -> frozenset[str]:
     names = set()
     for path in (ROOT / "tests").rglob("test_*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         names.add(path.stem)  # a doc may name a whole test module
-    return names
+    return frozenset(names)
 
 
 @pytest.mark.parametrize("doc", ["rules/courtyard.md", "rules/classic.md", "notation.md",
