@@ -1409,6 +1409,12 @@ class GuestRoom:
             self.quit_sent = True
             self.on_saved()
         sent = self.sent.setdefault(self.table.version, [])
+        if "act" in self.awaiting and action.to_json() in sent:
+            # the same action again at the same position while the first is on its way (Enter
+            # pressed twice, a double click): it could only be refused, and the host's
+            # "stale action: it was meant for position 3, the table is at 4" went over the
+            # board in red after a roll that had worked
+            return
         sent.append(action.to_json())
         del sent[:-SENT_PER_VERSION]
         self.awaiting.add("act")

@@ -297,3 +297,30 @@ def test_away_seats_are_the_online_seats_in_play_whose_player_is_not_connected()
     assert away_text(["Bo (green)", "Yusuf (yellow)"]) == \
         "Bo (green) and Yusuf (yellow) are away (disconnected): the clock runs on their turns."
     assert away_text([]) == ""
+
+
+def test_a_double_press_online_is_one_roll_and_no_refusal(online: Any) -> None:
+    # Enter pressed twice on the die (or a double click) before the host's answer came sent the
+    # roll twice: the host queued the second behind the first's reveals, then refused it, and
+    # the guest's board said in red "The host refused: stale action: it was meant for position
+    # 3, the table is at 4" after a roll that had worked. The same action again, while the
+    # first is on its way, is not sent
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    rnd = random.Random(11)
+    rolls = 0
+    while rolls < 3:
+        if net.host.table.seat_to_act != "yellow":
+            host_plays(net, rnd)
+            continue
+        view = guest.table
+        action = Action("roll") if view.rolling else rnd.choice(legal_actions(view.state))
+        version = view.version
+        guest.act(action)
+        guest.act(action)  # pressed again before the host answered
+        net.pump()
+        net.now += 100
+        assert guest.table.version == version + 1
+        rolls += action.type == "roll"
+    assert guest.notices == [] and net.refused == [], (guest.notices, net.refused)
+    assert screen.notice is None or "refused" not in screen.notice
