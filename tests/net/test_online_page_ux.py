@@ -66,6 +66,7 @@ class Screen:
         self.notice: str | None = None
         self.said: list[str] = []
         self.focused: str | None = None  # "table" (the die or token to play), "die" (if lost)
+        self.buzzes: list[list[int]] = []  # the device's vibrations (Sound.vibrate)
 
     def table_shown(self) -> bool:
         return True
@@ -104,6 +105,7 @@ def page_of(module: Any, room: Any, role: str) -> tuple[Any, Screen]:
     ctl.persist = types.SimpleNamespace(passive=False, stepped_aside_now=lambda: False)
     ctl.auto = types.SimpleNamespace(kind=None, cancel=lambda: None)
     ctl.die = types.SimpleNamespace(turn_passed=lambda: None)
+    ctl.sound = types.SimpleNamespace(vibrate=screen.buzzes.append)
     ctl.draw = lambda: None
     ctl.schedule = lambda draw=True: None
     ctl.online = types.SimpleNamespace(room=room, role=role, forced_quit=None, suspended=False)
@@ -324,3 +326,25 @@ def test_a_double_press_online_is_one_roll_and_no_refusal(online: Any) -> None:
         rolls += action.type == "roll"
     assert guest.notices == [] and net.refused == [], (guest.notices, net.refused)
     assert screen.notice is None or "refused" not in screen.notice
+
+
+def test_a_phone_buzzes_when_the_turn_comes_to_its_player_online(online: Any) -> None:
+    # "a short buzz when the turn passes to a person here" (docs/ui.md) held for a local game
+    # only: a guest waiting for a friend's turn online, the phone in a pocket, felt nothing
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    rnd = random.Random(13)
+    turns = 0
+    while turns < 3:
+        if net.host.table.seat_to_act == "yellow":
+            view = guest.table
+            guest.act(Action("roll") if view.rolling else rnd.choice(legal_actions(view.state)))
+            net.pump()
+            continue
+        screen.buzzes.clear()
+        while net.host.table.seat_to_act != "yellow":
+            if screen.buzzes:  # not while Hana plays
+                raise AssertionError(screen.buzzes)
+            host_plays(net, rnd)
+        assert screen.buzzes == [[35]]
+        turns += 1

@@ -852,6 +852,8 @@ class OnlineController(Controller):
             self.show_notices(t, room.events, rolled_here=rolled_here)
             if t.seat_to_act != room.turn_before:  # the handover, as for a local action
                 self.die.turn_passed()
+                if t.local_person_to_act():  # (a phone buzzed only for a local game's turn)
+                    self.sound.vibrate([35])
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         rolled = bool(told) and room is not None and any(e.get("type") == "rolled"
