@@ -93,6 +93,9 @@ class Screen:
     def focus_die_if_lost(self) -> None:
         self.focused = "die"
 
+    def focus_screen(self, page: str) -> None:
+        self.focused = page
+
 
 def page_of(module: Any, room: Any, role: str) -> tuple[Any, Screen]:
     """The online controller of a page at ``room``'s table (a guest's GuestRoom, or the
@@ -348,3 +351,31 @@ def test_a_phone_buzzes_when_the_turn_comes_to_its_player_online(online: Any) ->
             host_plays(net, rnd)
         assert screen.buzzes == [[35]]
         turns += 1
+
+
+def test_arriving_at_the_table_says_the_waiting_words_once(online: Any) -> None:
+    # the table shown (a page that opens at it, Back to it) says whose turn it is and the
+    # prompt: "Hana (red)'s turn (online). Waiting for Hana (red) to play online."; Hana's
+    # first move then said "Waiting for Hana (red) to play online." again
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    rnd = random.Random(17)
+    for _ in range(200):
+        while not (net.host.table.seat_to_act == "red" and net.host.table.rolling):
+            if net.host.table.seat_to_act == "red":
+                host_plays(net, rnd)
+                continue
+            view = guest.table
+            guest.act(Action("roll") if view.rolling else rnd.choice(legal_actions(view.state)))
+            net.pump()
+        page.told_prompt = ""  # (a page just opened: nothing said yet)
+        page.focus_page("table")
+        assert screen.said[-1] == \
+            "Hana (red)'s turn (online). Waiting for Hana (red) to play online.", screen.said
+        told = len(screen.said)
+        host_plays(net, rnd)  # her roll
+        if net.host.table.seat_to_act == "red":  # she plays on: said without the prompt
+            assert not any(s.endswith("to play online.") for s in screen.said[told:]), \
+                screen.said[told:]
+            return
+    raise AssertionError("Hana never played on in her turn")
