@@ -379,3 +379,29 @@ def test_arriving_at_the_table_says_the_waiting_words_once(online: Any) -> None:
                 screen.said[told:]
             return
     raise AssertionError("Hana never played on in her turn")
+
+
+def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> None:
+    # the same action again is held back only while the first may still be answered: once
+    # the guest asked for the record (messages were lost, the host never played it), pressing
+    # again sends it, or the match stood still for that seat
+    net, guest = two_seats()
+    rnd = random.Random(19)
+    while net.host.table.seat_to_act != "yellow" or not net.host.table.rolling:
+        if net.host.table.seat_to_act == "red":
+            host_plays(net, rnd)
+        else:
+            guest.act(Action("roll") if guest.table.rolling
+                      else rnd.choice(legal_actions(guest.table.state)))
+            net.pump()
+    version = net.host.table.version
+    guest.act(Action("roll"))
+    net.queue.clear()  # lost on the way
+    guest.act(Action("roll"))  # held back: it may still come
+    assert not net.queue
+    net.now += 5000
+    guest.ask_sync()
+    net.pump()
+    guest.act(Action("roll"))
+    net.pump()
+    assert net.host.table.version > version
