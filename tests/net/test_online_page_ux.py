@@ -4,8 +4,10 @@ the in-memory network of roomkit, with a stand-in screen that records what it is
 
 Each test pins a fault a player met online: a stale notice left over the guest's tokens after
 their own roll, the focus dropped to the page after a move that passes the turn, the same
-"Waiting for …" said again at every sync and move, and guests never told that a player is
-away. (tests/e2e/test_online_ux11.py shows the first two in real browsers.)
+"Waiting for …" said again at every sync and move (and on arriving at the table), guests never
+told that a player is away, a double press answered with a red "The host refused: stale
+action …", and no buzz when the turn comes to the phone's player. (tests/e2e/
+test_online_ux11.py shows the first two in real browsers.)
 """
 
 from __future__ import annotations
