@@ -1198,6 +1198,9 @@ class GuestRoom:
         # the person's requests sent on this connection and not yet answered ("act", "claim",
         # "watch"): a refusal is shown over the board only when it answers one (ANSWERS)
         self.awaiting: set[str] = set()
+        # (position, action) of the person's last action sent, until the host's answer may
+        # have been missed (a new connection, a sync, a refusal): the same again is not sent
+        self.on_its_way: tuple[int, Any] | None = None
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
@@ -1248,6 +1251,7 @@ class GuestRoom:
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
         self.awaiting = set()  # what was asked on the old connection is answered there or not
+        self.on_its_way = None
         self.send("hello", name=self.name, secret=self.secret)
 
     def outdated_by(self, data: Any) -> bool:
@@ -1408,6 +1412,14 @@ class GuestRoom:
         if action.type == "quit" and action.seat == self.seat:
             self.quit_sent = True
             self.on_saved()
+        asked = (self.table.version, action.to_json())
+        if asked == self.on_its_way:
+            # the same action again at the same position while the first is on its way (Enter
+            # pressed twice, a double click): it could only be refused, and the host's
+            # "stale action: it was meant for position 3, the table is at 4" went over the
+            # board in red after a roll that had worked
+            return
+        self.on_its_way = asked
         sent = self.sent.setdefault(self.table.version, [])
         sent.append(action.to_json())
         del sent[:-SENT_PER_VERSION]
@@ -1512,6 +1524,7 @@ class GuestRoom:
             self.quit_sent, self.forced_quit, self.early_timeouts = False, None, {}
             self.sync_wanted, self.synced_at = True, None  # the new match's record is read
             self.awaiting.discard("act")  # a move of the old match is answered by nobody now
+            self.on_its_way = None
             self.on_saved()
             if unfinished:
                 # back after being away (a match this device follows is refused above): the
@@ -1819,6 +1832,7 @@ class GuestRoom:
         # a problem found earlier stays: a record that verifies now does not undo a die or a
         # move that did not (it is the player's evidence), so the page keeps saying it
         self.awaiting.discard("watch")  # a watch after the start is answered so
+        self.on_its_way = None  # (an action the host did not play can be sent again)
         self.on_change("sync")
 
     def ask_sync(self) -> None:
@@ -1947,6 +1961,7 @@ class GuestRoom:
         # page's own text), kept short, and isolated so that right-to-left words stay theirs
         words = clean_text(message.body["message"], 120) or "no reason given"
         code = message.body["code"]
+        self.on_its_way = None
         if code == "stale-action":
             # our move was meant for a position the host has left: we missed a message, and
             # the record brings us up to date (the host sends it at most every few seconds)

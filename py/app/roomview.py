@@ -341,3 +341,24 @@ def aside_text(same: bool, kept: bool, other: bool) -> str:
             else "Play here plays this device's own game in this tab.")
     return ("Another tab of this browser has left this room, which this device no longer "
             f"keeps. {then}")
+
+
+def away_seats(active: Sequence[str], online: Sequence[str], here: Sequence[str],
+               own: str | None) -> list[str]:
+    """The seats still in the match (``active``, in play order) whose player plays online and
+    is not connected now (``here``: the room's latest word on it), other than this device's
+    own (``own``). Rule-neutral: a seat is away or not whatever the game; the host's and every
+    guest's page mark the same seats (the host's status line alone said "Away: …", and a
+    guest saw a friend's turns time out with no word why)."""
+    return [seat for seat in active if seat in online and seat not in here and seat != own]
+
+
+def away_text(names: Sequence[str]) -> str:
+    """The status line's words for the seats ``away_seats`` gives, by their names ("Bo
+    (green)"): who is away, and what that means for the match (their clock runs, so their
+    turns time out); "" when nobody is."""
+    if not names:
+        return ""
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    verb = "is" if len(names) == 1 else "are"
+    return f"{who} {verb} away (disconnected): the clock runs on their turns."

@@ -308,7 +308,10 @@ class Controller:
                 self.screen.focus_screen(page)
             # from the names, not the line's text: that holds the swatch's letter ("RAda")
             turn = panel.turn_text(t, t.scene())
-            self.screen.announce(f"{turn}. {self.prompt()}".strip())
+            # said: another's next move does not say it again ("Waiting for Ada (red) to play
+            # online.", "The computer is playing this turn." came twice on arriving)
+            self.told_prompt = self.prompt()
+            self.screen.announce(f"{turn}. {self.told_prompt}".strip())
         elif page == "rules":  # on the rules of the game in progress, or of the form's choice
             self.screen.focus_rules(t.record.rules if t is not None and not t.over
                                     else form.chosen_rules())

@@ -458,11 +458,16 @@ class Online:
             if not room.connected:
                 return self.guest_waiting()
         if t is not None and not t.over:
-            here = set(room.here if self.role == "guest" else room.connected_seats())
-            away = [s for s in t.active_seats() if t.kind(s) == "remote"
-                    and s != self.own_seat() and self.role == "host" and s not in here]
+            # who plays online and is not connected now, on every page of the room: a guest's
+            # said nothing, and its player watched a friend's turns time out with no word why
+            if self.role == "guest":
+                here, online = room.here, roomview.online_seats(room.lobby)[0] \
+                    if room.lobby is not None else []
+            else:
+                here, online = room.connected_seats(), room.online_seats()
+            away = roomview.away_seats(t.active_seats(), online, here, self.own_seat())
             if away:
-                return "Away: " + ", ".join(t.name(s) for s in away) + " (the clock runs)."
+                return roomview.away_text([t.name(s) for s in away])
         if self.role == "host":
             return self.status
         # a spectator's table looks like a player's whose turn never comes: said once, here
@@ -839,15 +844,32 @@ class OnlineController(Controller):
             self.screen.forget_layout(t)
         elif room is not None:
             self.screen.happened(room.events)
-            self.show_notices(t, room.events)
+            # a person here who rolled has seen the notice over the board: it goes, as at a
+            # local table (it stood over the tokens they were to play for its whole time)
+            last = t.record.actions[-1] if t.record.actions else None
+            rolled_here = last is not None and last.type == "roll" \
+                and room.turn_before is not None and t.kind(room.turn_before) == "human"
+            self.show_notices(t, room.events, rolled_here=rolled_here)
             if t.seat_to_act != room.turn_before:  # the handover, as for a local action
                 self.die.turn_passed()
+                if t.local_person_to_act():  # (a phone buzzed only for a local game's turn)
+                    self.sound.vibrate([35])
         self.draw()
         told = " ".join(t.told) if what == "action" else ""
         rolled = bool(told) and room is not None and any(e.get("type") == "rolled"
                                                          for e in room.events)
         passed = room is not None and what == "action" and t.seat_to_act != room.turn_before
-        self.announce_play(told, self.prompt(after_roll=rolled), turn_passed=passed)
+        # what to do next, said only when it changed, as at a local table (Controller.act): a
+        # person's prompt after each of their actions, another's ("Waiting for Ada (red) to
+        # play online.", "The computer is playing this turn.") once per turn; and a sync (a
+        # reconnection, a resync) says it only if it is new. Both were said every time
+        prompt = self.prompt(after_roll=rolled)
+        if prompt == self.told_prompt and (
+                what == "sync" or not passed and not t.local_person_to_act()):
+            prompt = ""
+        else:
+            self.told_prompt = prompt
+        self.announce_play(told, prompt, turn_passed=passed)
         forced = self.online.forced_quit if self.online is not None else None
         ended = roomview.ended_by_leaving(t, forced) if t.over else None
         if ended is not None:
@@ -864,6 +886,11 @@ class OnlineController(Controller):
                 self.show_winner()
         elif self.screen.table_shown() and t.local_person_to_act():
             self.screen.focus(t)
+        elif self.screen.table_shown() and not self.persist.passive:
+            # the token or picker button just played by keyboard is drawn away once the move
+            # is applied: the focus waits on the die, as at a local table (Controller.act);
+            # it fell to the page itself for the other players' whole turn
+            self.screen.focus_die_if_lost()
         self.schedule()
 
     def play_again(self) -> tuple[str, bool]:
