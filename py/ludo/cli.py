@@ -13,7 +13,7 @@ import random
 import sys
 import time
 from collections import Counter
-from typing import Any, NoReturn
+from typing import Any, AnyStr, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
@@ -145,34 +145,55 @@ def simulate(rules_name: str, players: int, games: int, seed: int,
     }
 
 
+def _utf8_size(text: str | bytes) -> int:
+    """How many bytes ``text`` is in UTF-8: what every size limit here counts, whether the
+    stream handed its text over as bytes or already decoded (tests, embedding)."""
+    if isinstance(text, bytes):
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _without_line_end(text: AnyStr) -> AnyStr:
+    """``text`` without one final line end ("\n" or "\r\n"), which no size limit counts: a
+    document saved with its newline, or a request line, is as long as what is before it."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    if not text.endswith(newline):
+        return text
+    text = text[:-1]
+    return text[:-1] if text.endswith("\r" if isinstance(text, str) else b"\r") else text
+
+
 def _read_input(path: str) -> str:
     """A JSON file's text (``-`` for standard input), read as UTF-8 bytes whatever the locale.
 
-    At most MAX_JSON_BYTES are read, so an endless or enormous input (``/dev/zero``) is refused
-    instead of filling the memory.
+    At most MAX_JSON_BYTES are read, a final line end not counted, so an endless or enormous
+    input (``/dev/zero``) is refused instead of filling the memory; a text stream (tests,
+    embedding) is held to the same number of UTF-8 bytes.
     """
     where = "standard input" if path == "-" else path
+    too_long = CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes "
+                        "(a final line end not counted)")
     try:
         if path == "-":
             if sys.stdin is None:
                 raise CliError("cannot read standard input: it is closed")
             stream = getattr(sys.stdin, "buffer", None)
             if stream is None:  # a text stream (tests, embedding): already decoded
-                text = sys.stdin.read(MAX_JSON_BYTES + 1)
-                if len(text) > MAX_JSON_BYTES:
-                    raise CliError(f"cannot read {where}: it is longer than "
-                                   f"{MAX_JSON_BYTES:,} characters")
+                text = _without_line_end(sys.stdin.read(MAX_JSON_BYTES + 3))
+                if _utf8_size(text) > MAX_JSON_BYTES:
+                    raise too_long
                 return text
-            data = stream.read(MAX_JSON_BYTES + 1)
+            data = stream.read(MAX_JSON_BYTES + 3)  # room for the line end and one more
         else:
             with open(path, "rb") as f:
-                data = f.read(MAX_JSON_BYTES + 1)
+                data = f.read(MAX_JSON_BYTES + 3)
     except OSError as exc:
         raise CliError(f"cannot read {where}: {exc.strerror or exc}") from None
     except ValueError:  # reading a closed stream
         raise CliError(f"cannot read {where}: it is closed") from None
+    data = _without_line_end(data)  # (load_json's own limit counts what is passed on)
     if len(data) > MAX_JSON_BYTES:
-        raise CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes")
+        raise too_long
     try:
         return data.decode("utf-8").removeprefix("\ufeff")  # a byte order mark is allowed
     except UnicodeDecodeError as exc:
@@ -426,7 +447,9 @@ def stdio(source: Any = None, sink: Any = None) -> int:
 
     def read_line() -> Any:
         try:
-            return source.readline(MAX_JSON_BYTES + 1)
+            # room for the longest line allowed, its line end ("\r\n") and one more: a
+            # line read whole is then told from one cut short
+            return source.readline(MAX_JSON_BYTES + 3)
         except OSError as exc:
             raise CliError(f"cannot read standard input: {exc.strerror or exc}") from None
         except ValueError:  # reading a closed stream
@@ -436,12 +459,20 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         line = read_line()
         if not line:
             return 0
-        if len(line) > MAX_JSON_BYTES and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # skip the rest of an oversized line
+        # bytes from standard input, text from a text stream (tests, embedding)
+        newline = b"\n" if isinstance(line, bytes) else "\n"
+        request_text = _without_line_end(line)
+        if len(line) > MAX_JSON_BYTES + 2 and not line.endswith(newline):
+            while line and not line.endswith(newline):  # skip the rest of an oversized line
                 line = read_line()
-            reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
-                                              "bytes)"}
-        elif not line.strip():
+            oversized = True
+        else:  # the whole line: its size in bytes, however the stream handed it over
+            oversized = _utf8_size(request_text) > MAX_JSON_BYTES
+        if oversized:
+            reply: dict[str, Any] = {"error": f"request: is too long: a request line is at most "
+                                              f"{MAX_JSON_BYTES:,} bytes, its line end not "
+                                              "counted"}
+        elif not request_text.strip():
             # answered like any other bad line: one answer a line, so that a program that
             # waits for the answer to each line it wrote never waits for ever
             reply = {"error": 'request: is a blank line; a request is a JSON object with a '
@@ -449,7 +480,7 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         else:
             request: Any = None
             try:
-                request = load_json(_utf8_line(line), "request")
+                request = load_json(_utf8_line(request_text), "request")
                 reply = answer(request)
             except (CliError, LudoError) as exc:
                 reply = {"error": _one_line(exc)}

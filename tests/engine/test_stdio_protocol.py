@@ -1,0 +1,95 @@
+"""`python -m ludo stdio` as an outside integrator meets it (docs/notation.md, "Playing from
+another program"): the line-length limit, text streams handed in as `source`, missing and
+null fields, and error messages whose field paths follow the request's own structure."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from ludo.cli import answer, main, stdio
+from ludo.notation import MAX_JSON_BYTES
+
+LIMIT = MAX_JSON_BYTES
+TOO_LONG = (f"request: is too long: a request line is at most {LIMIT:,} bytes, its line end "
+            "not counted")
+
+
+def _sized(size: int, id_: int) -> bytes:
+    """A `new` request of exactly ``size`` bytes (padded with JSON's spaces), no line end."""
+    line = b'{"command": "new", "id": %d}' % id_
+    return line + b" " * (size - len(line))
+
+
+def _session(data: bytes, text: bool) -> list[dict]:
+    """stdio's answers to ``data``, handed in as bytes or as an already decoded text stream
+    (tests and programs that embed the engine pass an io.StringIO)."""
+    sink = io.StringIO()
+    source = io.StringIO(data.decode(), newline="") if text else io.BytesIO(data)
+    assert stdio(source, sink) == 0
+    return [json.loads(line) for line in sink.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["bytes", "text"])
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_the_line_limit_counts_the_line_without_its_end(text, end):
+    # a line of exactly the limit and its "\n" was refused, and "is too long (over 4,000,000
+    # characters)" named no unit the docs use; a text stream raised a TypeError instead
+    lines = [_sized(LIMIT - 1, 1), _sized(LIMIT, 2), _sized(LIMIT + 1, 3),
+             _sized(LIMIT + 100, 4), b'{"command": "new", "id": 5}']
+    replies = _session(end.join(lines) + end, text)
+    assert [r.get("id") for r in replies] == [1, 2, None, None, 5]
+    assert [r.get("command") for r in replies] == ["new", "new", None, None, "new"]
+    assert replies[2] == replies[3] == {"error": TOO_LONG}
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["bytes", "text"])
+@pytest.mark.parametrize("size, answered", [(LIMIT, True), (LIMIT + 1, False)])
+def test_the_last_line_without_an_end_has_the_same_limit(text, size, answered):
+    replies = _session(b'{"command": "new", "id": 0}\n' + _sized(size, 1), text)
+    assert len(replies) == 2 and replies[0]["id"] == 0
+    if answered:
+        assert replies[1]["id"] == 1 and replies[1]["command"] == "new"
+    else:
+        assert replies[1] == {"error": TOO_LONG}
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_text_stream_counts_the_lines_utf8_bytes_not_its_characters(extra):
+    # the limit is one rule whatever the stream: "é" is two bytes of the line as sent
+    head = '{"command": "new", "id": "'
+    fill = LIMIT - len(head) - len('"}')
+    line = head + "é" * (fill // 2) + "e" * (fill % 2 + extra) + '"}'
+    assert len(line.encode()) == LIMIT + extra and len(line) < LIMIT
+    sink = io.StringIO()
+    assert stdio(io.StringIO(line + "\n"), sink) == 0
+    reply = json.loads(sink.getvalue())
+    if extra:
+        assert reply == {"error": TOO_LONG}
+    else:
+        assert reply["command"] == "new"
+
+
+def test_a_file_has_the_same_limit_without_its_final_line_end(tmp_path, capsys):
+    # the other commands read a whole document: a saved line and its "\n" counts as the line
+    for size, status in ((LIMIT, 0), (LIMIT + 1, 2)):
+        path = tmp_path / f"{size}.json"
+        position = json.dumps(answer({"command": "new"})["position"]).encode()
+        path.write_bytes(position + b" " * (size - len(position)) + b"\r\n")
+        assert main(["legal", str(path)]) == status
+        out, err = capsys.readouterr()
+        assert err == ("" if status == 0 else
+                       f"error: cannot read {path}: it is longer than {LIMIT:,} bytes (a final "
+                       "line end not counted)\n")
+
+
+def test_text_standard_input_counts_bytes_too(monkeypatch, capsys):
+    position = json.dumps(answer({"command": "new"})["position"])
+    too_long = position + " " * (LIMIT - len(position) - 1) + "é"  # LIMIT characters
+    monkeypatch.setattr(sys, "stdin", io.StringIO(too_long))
+    assert main(["legal", "-"]) == 2
+    assert capsys.readouterr().err == (f"error: cannot read standard input: it is longer than "
+                                       f"{LIMIT:,} bytes (a final line end not counted)\n")
