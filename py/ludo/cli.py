@@ -515,11 +515,14 @@ def verify_command(path: str) -> dict[str, Any]:
     """Check an online match's record (version 3): every die, every action.
 
     The dice are checked by py/net (pure standard library, like the engine), imported only
-    here: the engine itself never needs it.
+    here: the engine itself never needs it, and is installed without it (then this says so).
     """
-    from net.dice import DiceError
-    from net.record import summary, verify_record_json
-
+    try:
+        from net.dice import DiceError
+        from net.record import summary, verify_record_json
+    except ImportError:  # the engine installed alone (pip installs py/ludo only)
+        raise CliError("verify needs the online package (py/net), which is not installed with "
+                       "this engine; replay checks a record's actions without it") from None
     try:
         return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
     except DiceError as exc:

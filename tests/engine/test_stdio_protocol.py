@@ -93,3 +93,16 @@ def test_text_standard_input_counts_bytes_too(monkeypatch, capsys):
     assert main(["legal", "-"]) == 2
     assert capsys.readouterr().err == (f"error: cannot read standard input: it is longer than "
                                        f"{LIMIT:,} bytes (a final line end not counted)\n")
+
+
+def test_verify_without_the_online_package_says_so_on_one_line(monkeypatch, capsys, tmp_path):
+    # the engine installed alone (no py/net): `verify` gave a ModuleNotFoundError traceback
+    for name in ("net", "net.dice", "net.record"):
+        monkeypatch.setitem(sys.modules, name, None)  # import now raises ModuleNotFoundError
+    record = tmp_path / "record.json"
+    record.write_text("{}")
+    assert main(["verify", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("error: verify needs the online package (py/net), which is "
+                                 "not installed with this engine; replay checks a record's "
+                                 "actions without it\n")
