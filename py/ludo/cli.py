@@ -366,6 +366,9 @@ REQUEST_FIELDS = {
     "bot": ("position", "level", "seed"),
 }
 """Each stdio command's fields besides ``command`` and ``id``."""
+REQUIRED_FIELDS = {"new": (), "apply": ("position", "action"), "legal": ("position",),
+                   "bot": ("position",)}
+"""The fields a stdio command cannot do without (the others have defaults)."""
 
 
 def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
@@ -404,6 +407,12 @@ def answer(request: Any) -> dict[str, Any]:
                            options)
     if command not in ("apply", "legal", "bot"):
         raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
+    needed = REQUIRED_FIELDS[command]
+    for name in needed:
+        if name not in request:  # said as missing, not as a wrong value ("must be an object")
+            article = "an" if command[0] in "aeiou" else "a"
+            raise CliError(f"{name}: is missing ({article} {command} request needs "
+                           f"{' and '.join(needed)})")
     try:
         state = _position_of(request.get("position"))
     except CliError as exc:  # a wrapped answer refused: say which field of the request
@@ -611,8 +620,9 @@ order, until standard input ends (docs/notation.md, "Playing from another progra
   {"command": "bot", "position": P, "level": "hard", "seed": 0}
 
 P is a position, or a whole previous answer. A field left out takes the command's default
-(apply needs both position and action); "seats": ["red", "blue"] may replace "players". Any
-"id" comes back with the answer. A bad line gets {"error": "..."} and the next is read."""
+(apply needs both position and action, legal and bot a position); "seats": ["red", "blue"]
+may replace "players". Any "id" comes back with the answer. A bad line gets {"error": "..."}
+and the next is read."""
 
 
 class _Parser(argparse.ArgumentParser):

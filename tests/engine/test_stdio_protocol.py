@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from ludo.cli import answer, main, stdio
+from ludo.cli import CliError, answer, main, stdio
 from ludo.notation import MAX_JSON_BYTES
 
 LIMIT = MAX_JSON_BYTES
@@ -106,3 +106,23 @@ def test_verify_without_the_online_package_says_so_on_one_line(monkeypatch, caps
     assert out == "" and err == ("error: verify needs the online package (py/net), which is "
                                  "not installed with this engine; replay checks a record's "
                                  "actions without it\n")
+
+
+@pytest.mark.parametrize("request_, missing", [
+    ({"command": "apply", "action": {"type": "roll"}}, "position"),
+    ({"command": "apply"}, "position"),
+    ({"command": "apply", "position": "P"}, "action"),
+    ({"command": "legal"}, "position"),
+    ({"command": "bot", "level": "easy"}, "position"),
+])
+def test_a_missing_field_is_named_as_missing(request_, missing):
+    # it said "position: must be a JSON object" or "action: must be an object like ...",
+    # which reads as a field given with a wrong value
+    if request_.get("position") == "P":
+        request_ = {**request_, "position": answer({"command": "new"})}
+    needs = "position and action" if request_["command"] == "apply" else "position"
+    with pytest.raises(CliError) as info:
+        answer(request_)
+    article = "an" if request_["command"] == "apply" else "a"
+    assert str(info.value) == (f"{missing}: is missing ({article} {request_['command']} request "
+                               f"needs {needs})")
