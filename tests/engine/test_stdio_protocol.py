@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
+from ludo import NotationError, record_from_json
 from ludo.cli import CliError, answer, main, stdio
+from ludo.engine import RULESETS, rules_for
 from ludo.notation import MAX_JSON_BYTES
 
 LIMIT = MAX_JSON_BYTES
@@ -126,3 +128,42 @@ def test_a_missing_field_is_named_as_missing(request_, missing):
     article = "an" if request_["command"] == "apply" else "a"
     assert str(info.value) == (f"{missing}: is missing ({article} {request_['command']} request "
                                f"needs {needs})")
+
+
+NULLS = [({"type": "roll", "value": None}, "value"), ({"type": "roll", "seat": None}, "seat"),
+         ({"type": "roll", "token": None}, "token"),
+         ({"type": "timeout", "value": None}, "value"),
+         ({"type": "quit", "seat": None}, "seat"),
+         ({"type": "move", "token": 0, "value": 6, "seat": None}, "seat")]
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+@pytest.mark.parametrize("action, field", NULLS)
+def test_every_rule_set_refuses_a_null_action_field_alike(rules, action, field):
+    # Courtyard, Classic and Royal took "seat": null (and other nulls) as left out, Gilgiti
+    # refused "seat": null as "not used by a roll action" but took "tokens": null as left out
+    with pytest.raises(NotationError) as info:
+        rules_for(rules).parse_action(action)
+    assert str(info.value) == f"action.{field}: is null; leave the field out instead"
+    # and without the null the action reads (a move's shape is the rule set's own)
+    if action["type"] != "quit" and action["type"] != "move":
+        rules_for(rules).parse_action({k: v for k, v in action.items() if v is not None})
+
+
+def test_gilgiti_refuses_null_tokens_like_any_null():
+    for action in ({"type": "move", "token": 9, "value": 4, "tokens": None},
+                   {"type": "force", "tokens": None}):
+        with pytest.raises(NotationError, match=r"^action\.tokens: is null; leave the field "
+                                                r"out instead$"):
+            rules_for("gilgiti").parse_action(action)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_null_action_field_is_refused_through_stdio_and_in_a_record(rules):
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    with pytest.raises(NotationError, match=r"^action\.seat: is null"):
+        answer({"command": "apply", "position": started,
+                "action": {"type": "roll", "seat": None}})
+    record = {**started["record"], "actions": [{"type": "roll", "value": None}]}
+    with pytest.raises(NotationError, match=r"^actions\[0\]\.value: is null"):
+        record_from_json(record)
