@@ -17,7 +17,7 @@ from typing import Any, AnyStr, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
-from .errors import LudoError, json_kinds, quote
+from .errors import LudoError, NotationError, json_kinds, quote
 from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
@@ -201,11 +201,24 @@ def _read_input(path: str) -> str:
                        "is not valid UTF-8)") from None
 
 
+def _is_answer(data: Any) -> bool:
+    """Whether parsed JSON given as a position is a previous answer (its position inside)."""
+    return isinstance(data, dict) and "command" in data and "format" not in data
+
+
+def _in_request(field: str, wrapped: bool) -> str:
+    """A position's field as a path in a stdio request: under ``position``, and under
+    ``position.position`` when the request gave a whole previous answer. The position's
+    NotationErrors call the document itself ``position``."""
+    where = "position.position" if wrapped else "position"
+    return where if field == "position" else f"{where}.{field}"
+
+
 def _position_of(data: Any) -> Any:
     """A position from parsed JSON: a position, or the whole line that ``new``, ``apply`` or
     ``legal`` printed (its ``position`` member), so that one command's output can be saved and
     handed to the next as it is."""
-    if isinstance(data, dict) and "command" in data and "format" not in data:
+    if _is_answer(data):
         command = data["command"]
         if not isinstance(command, str) or command not in COMMANDS:
             raise CliError(f"its \"command\" {quote(command)} is not one of this program's "
@@ -249,7 +262,10 @@ def legal_of(state: Any, roll_value: int | str | None = None,
             raise CliError(f"{roll_field} needs a position waiting for a roll; this one is in "
                            f"the {state.phase} phase")
         # the rule set checks the value: a number, or a face name such as Royal's "crown"
-        roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
+        try:
+            roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
+        except NotationError as exc:  # the caller's field is the value itself: no ".value"
+            raise NotationError(roll_field, exc.problem) from None
         state, events = rules.apply(state, roll)
     shown: dict[str, Any] = {
         "command": "legal",
@@ -413,10 +429,15 @@ def answer(request: Any) -> dict[str, Any]:
             article = "an" if command[0] in "aeiou" else "a"
             raise CliError(f"{name}: is missing ({article} {command} request needs "
                            f"{' and '.join(needed)})")
+    given = request["position"]
     try:
-        state = _position_of(request.get("position"))
+        state = _position_of(given)
     except CliError as exc:  # a wrapped answer refused: say which field of the request
         raise CliError(f"position: {exc}") from None
+    except NotationError as exc:
+        # the position's own field names ("turn") as paths in the request ("position.turn",
+        # or "position.position.turn" inside a previous answer given whole)
+        raise NotationError(_in_request(exc.field, _is_answer(given)), exc.problem) from None
     if command == "apply":
         return apply_to(state, request.get("action"))
     if command == "legal":

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from ludo import NotationError, record_from_json
+from ludo import LudoError, NotationError, new_game, position_to_json, record_from_json
 from ludo.cli import CliError, answer, main, stdio
 from ludo.engine import RULESETS, rules_for
 from ludo.notation import MAX_JSON_BYTES
@@ -167,3 +167,40 @@ def test_a_null_action_field_is_refused_through_stdio_and_in_a_record(rules):
     record = {**started["record"], "actions": [{"type": "roll", "value": None}]}
     with pytest.raises(NotationError, match=r"^actions\[0\]\.value: is null"):
         record_from_json(record)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_stdio_roll_error_names_the_request_field(rules):
+    # "roll.value: must be a die value 1..6": the request has no roll.value, its field is roll
+    position = position_to_json(new_game(rules, ("red", "yellow"), 5))
+    with pytest.raises(LudoError) as info:
+        answer({"command": "legal", "position": position, "roll": 9})
+    assert str(info.value).startswith("roll: must be ")
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_position_error_names_the_field_inside_the_request(rules):
+    # "turn: ..." named a field the request does not have: it is position.turn, and inside a
+    # previous answer given as the position, position.position.turn
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    bad = {**started["position"], "turn": "purple"}
+    for given, path in ((bad, "position.turn"), ({**started, "position": bad},
+                                                 "position.position.turn")):
+        with pytest.raises(NotationError) as info:
+            answer({"command": "legal", "position": given})
+        assert str(info.value) == f'{path}: "purple" is not a seat in this game'
+    for given, path in (({"format": "x"}, "position.format"),
+                        ({**started, "position": 5}, "position.position"),
+                        ({**started["position"], "rules": "chess"}, "position.rules")):
+        with pytest.raises(NotationError) as info:
+            answer({"command": "bot", "position": given})
+        assert str(info.value).startswith(f"{path}: "), str(info.value)
+
+
+def test_a_position_error_from_a_file_names_the_documents_own_field(tmp_path, capsys):
+    # the command line reads a position from a file: its fields are the document's own
+    started = answer({"command": "new"})
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({**started["position"], "turn": "purple"}))
+    assert main(["legal", str(path)]) == 2
+    assert capsys.readouterr().err == 'error: turn: "purple" is not a seat in this game\n'
