@@ -204,3 +204,24 @@ def test_a_position_error_from_a_file_names_the_documents_own_field(tmp_path, ca
     path.write_text(json.dumps({**started["position"], "turn": "purple"}))
     assert main(["legal", str(path)]) == 2
     assert capsys.readouterr().err == 'error: turn: "purple" is not a seat in this game\n'
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_position_or_record_without_a_field_says_it_is_missing(rules):
+    # a position without "version" or "rules" was told "version null is not supported" and
+    # "unknown rule set null", a record without "seed" or "actions" "must be ...": a null
+    # the input never had, and words for a wrong value
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    for name in ("format", "version", "rules"):
+        position = {k: v for k, v in started["position"].items() if k != name}
+        with pytest.raises(NotationError) as info:
+            answer({"command": "legal", "position": position})
+        assert str(info.value).startswith(f"position.{name}: is missing"), str(info.value)
+    for name in ("format", "version", "rules", "seats", "seed", "actions"):
+        record = {k: v for k, v in started["record"].items() if k != name}
+        with pytest.raises(NotationError) as info:
+            record_from_json(record)
+        assert str(info.value).startswith(f"{name}: is missing"), str(info.value)
+    online = {**started["record"], "version": 3}
+    with pytest.raises(NotationError, match=r"^dice: is missing"):
+        record_from_json(online)
