@@ -7,6 +7,7 @@ and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -462,11 +463,26 @@ def _utf8_line(line: bytes | str) -> str:
                        "UTF-8)") from None
 
 
+class _BinarySink:
+    """A binary stream (a caller's io.BytesIO, a pipe's buffer) written as text: the answers,
+    JSON in ASCII, as UTF-8 bytes."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        self.stream.write(text.encode("utf-8"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def stdio(source: Any = None, sink: Any = None) -> int:
     """Answer requests, one JSON object a line, one JSON line each, until the input ends: a
     whole game in one process (a process per action costs about 0.15 s of start-up). A bad
     request gets ``{"error": "..."}`` and the next one is read; a request's ``id``, if given,
-    comes back with its answer."""
+    comes back with its answer. ``source`` and ``sink`` (standard input and output when None)
+    may each be a binary or a text stream."""
     if source is None:
         if sys.stdin is None:  # started with standard input closed (`<&-`)
             raise CliError("cannot read standard input: it is closed")
@@ -474,6 +490,8 @@ def stdio(source: Any = None, sink: Any = None) -> int:
     sink = sink if sink is not None else sys.stdout
     if sink is None:
         raise OutputError("cannot write the answers: standard output is closed")
+    if isinstance(sink, io.RawIOBase | io.BufferedIOBase):
+        sink = _BinarySink(sink)  # a caller's bytes stream: writing text to it raised TypeError
 
     def read_line() -> Any:
         try:

@@ -225,3 +225,16 @@ def test_a_position_or_record_without_a_field_says_it_is_missing(rules):
     online = {**started["record"], "version": 3}
     with pytest.raises(NotationError, match=r"^dice: is missing"):
         record_from_json(online)
+
+
+@pytest.mark.parametrize("source_kind", [io.BytesIO, io.StringIO])
+@pytest.mark.parametrize("sink_kind", [io.BytesIO, io.StringIO])
+def test_stdio_takes_binary_and_text_streams_for_input_and_output(source_kind, sink_kind):
+    # a caller's io.BytesIO as the sink raised "TypeError: a bytes-like object is required"
+    request = '{"command": "new", "id": "é"}\n'
+    source = source_kind(request.encode()) if source_kind is io.BytesIO else source_kind(request)
+    sink = sink_kind()
+    assert stdio(source, sink) == 0
+    written = sink.getvalue()
+    reply = json.loads(written.decode() if isinstance(written, bytes) else written)
+    assert reply["id"] == "é" and reply["command"] == "new"
