@@ -7,17 +7,18 @@ and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
 import sys
 import time
 from collections import Counter
-from typing import Any, NoReturn
+from typing import Any, AnyStr, NoReturn
 
 from .actions import Action
 from .engine import RULESETS, rules_for
-from .errors import LudoError, json_kinds, quote
+from .errors import LudoError, NotationError, json_kinds, quote
 from .invariants import violations
 from .notation import (
     MAX_JSON_BYTES,
@@ -145,34 +146,55 @@ def simulate(rules_name: str, players: int, games: int, seed: int,
     }
 
 
+def _utf8_size(text: str | bytes) -> int:
+    """How many bytes ``text`` is in UTF-8: what every size limit here counts, whether the
+    stream handed its text over as bytes or already decoded (tests, embedding)."""
+    if isinstance(text, bytes):
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _without_line_end(text: AnyStr) -> AnyStr:
+    """``text`` without one final line end ("\n" or "\r\n"), which no size limit counts: a
+    document saved with its newline, or a request line, is as long as what is before it."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    if not text.endswith(newline):
+        return text
+    text = text[:-1]
+    return text[:-1] if text.endswith("\r" if isinstance(text, str) else b"\r") else text
+
+
 def _read_input(path: str) -> str:
     """A JSON file's text (``-`` for standard input), read as UTF-8 bytes whatever the locale.
 
-    At most MAX_JSON_BYTES are read, so an endless or enormous input (``/dev/zero``) is refused
-    instead of filling the memory.
+    At most MAX_JSON_BYTES are read, a final line end not counted, so an endless or enormous
+    input (``/dev/zero``) is refused instead of filling the memory; a text stream (tests,
+    embedding) is held to the same number of UTF-8 bytes.
     """
     where = "standard input" if path == "-" else path
+    too_long = CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes "
+                        "(a final line end not counted)")
     try:
         if path == "-":
             if sys.stdin is None:
                 raise CliError("cannot read standard input: it is closed")
             stream = getattr(sys.stdin, "buffer", None)
             if stream is None:  # a text stream (tests, embedding): already decoded
-                text = sys.stdin.read(MAX_JSON_BYTES + 1)
-                if len(text) > MAX_JSON_BYTES:
-                    raise CliError(f"cannot read {where}: it is longer than "
-                                   f"{MAX_JSON_BYTES:,} characters")
+                text = _without_line_end(sys.stdin.read(MAX_JSON_BYTES + 3))
+                if _utf8_size(text) > MAX_JSON_BYTES:
+                    raise too_long
                 return text
-            data = stream.read(MAX_JSON_BYTES + 1)
+            data = stream.read(MAX_JSON_BYTES + 3)  # room for the line end and one more
         else:
             with open(path, "rb") as f:
-                data = f.read(MAX_JSON_BYTES + 1)
+                data = f.read(MAX_JSON_BYTES + 3)
     except OSError as exc:
         raise CliError(f"cannot read {where}: {exc.strerror or exc}") from None
     except ValueError:  # reading a closed stream
         raise CliError(f"cannot read {where}: it is closed") from None
+    data = _without_line_end(data)  # (load_json's own limit counts what is passed on)
     if len(data) > MAX_JSON_BYTES:
-        raise CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes")
+        raise too_long
     try:
         return data.decode("utf-8").removeprefix("\ufeff")  # a byte order mark is allowed
     except UnicodeDecodeError as exc:
@@ -180,11 +202,24 @@ def _read_input(path: str) -> str:
                        "is not valid UTF-8)") from None
 
 
+def _is_answer(data: Any) -> bool:
+    """Whether parsed JSON given as a position is a previous answer (its position inside)."""
+    return isinstance(data, dict) and "command" in data and "format" not in data
+
+
+def _in_request(field: str, wrapped: bool) -> str:
+    """A position's field as a path in a stdio request: under ``position``, and under
+    ``position.position`` when the request gave a whole previous answer. The position's
+    NotationErrors call the document itself ``position``."""
+    where = "position.position" if wrapped else "position"
+    return where if field == "position" else f"{where}.{field}"
+
+
 def _position_of(data: Any) -> Any:
     """A position from parsed JSON: a position, or the whole line that ``new``, ``apply`` or
     ``legal`` printed (its ``position`` member), so that one command's output can be saved and
     handed to the next as it is."""
-    if isinstance(data, dict) and "command" in data and "format" not in data:
+    if _is_answer(data):
         command = data["command"]
         if not isinstance(command, str) or command not in COMMANDS:
             raise CliError(f"its \"command\" {quote(command)} is not one of this program's "
@@ -228,7 +263,10 @@ def legal_of(state: Any, roll_value: int | str | None = None,
             raise CliError(f"{roll_field} needs a position waiting for a roll; this one is in "
                            f"the {state.phase} phase")
         # the rule set checks the value: a number, or a face name such as Royal's "crown"
-        roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
+        try:
+            roll = rules.parse_action({"type": "roll", "value": roll_value}, roll_field)
+        except NotationError as exc:  # the caller's field is the value itself: no ".value"
+            raise NotationError(roll_field, exc.problem) from None
         state, events = rules.apply(state, roll)
     shown: dict[str, Any] = {
         "command": "legal",
@@ -345,6 +383,9 @@ REQUEST_FIELDS = {
     "bot": ("position", "level", "seed"),
 }
 """Each stdio command's fields besides ``command`` and ``id``."""
+REQUIRED_FIELDS = {"new": (), "apply": ("position", "action"), "legal": ("position",),
+                   "bot": ("position",)}
+"""The fields a stdio command cannot do without (the others have defaults)."""
 
 
 def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
@@ -383,10 +424,21 @@ def answer(request: Any) -> dict[str, Any]:
                            options)
     if command not in ("apply", "legal", "bot"):
         raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
+    needed = REQUIRED_FIELDS[command]
+    for name in needed:
+        if name not in request:  # said as missing, not as a wrong value ("must be an object")
+            article = "an" if command[0] in "aeiou" else "a"
+            raise CliError(f"{name}: is missing ({article} {command} request needs "
+                           f"{' and '.join(needed)})")
+    given = request["position"]
     try:
-        state = _position_of(request.get("position"))
+        state = _position_of(given)
     except CliError as exc:  # a wrapped answer refused: say which field of the request
         raise CliError(f"position: {exc}") from None
+    except NotationError as exc:
+        # the position's own field names ("turn") as paths in the request ("position.turn",
+        # or "position.position.turn" inside a previous answer given whole)
+        raise NotationError(_in_request(exc.field, _is_answer(given)), exc.problem) from None
     if command == "apply":
         return apply_to(state, request.get("action"))
     if command == "legal":
@@ -411,11 +463,26 @@ def _utf8_line(line: bytes | str) -> str:
                        "UTF-8)") from None
 
 
+class _BinarySink:
+    """A binary stream (a caller's io.BytesIO, a pipe's buffer) written as text: the answers,
+    JSON in ASCII, as UTF-8 bytes."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        self.stream.write(text.encode("utf-8"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def stdio(source: Any = None, sink: Any = None) -> int:
     """Answer requests, one JSON object a line, one JSON line each, until the input ends: a
     whole game in one process (a process per action costs about 0.15 s of start-up). A bad
     request gets ``{"error": "..."}`` and the next one is read; a request's ``id``, if given,
-    comes back with its answer."""
+    comes back with its answer. ``source`` and ``sink`` (standard input and output when None)
+    may each be a binary or a text stream."""
     if source is None:
         if sys.stdin is None:  # started with standard input closed (`<&-`)
             raise CliError("cannot read standard input: it is closed")
@@ -423,10 +490,14 @@ def stdio(source: Any = None, sink: Any = None) -> int:
     sink = sink if sink is not None else sys.stdout
     if sink is None:
         raise OutputError("cannot write the answers: standard output is closed")
+    if isinstance(sink, io.RawIOBase | io.BufferedIOBase):
+        sink = _BinarySink(sink)  # a caller's bytes stream: writing text to it raised TypeError
 
     def read_line() -> Any:
         try:
-            return source.readline(MAX_JSON_BYTES + 1)
+            # room for the longest line allowed, its line end ("\r\n") and one more: a
+            # line read whole is then told from one cut short
+            return source.readline(MAX_JSON_BYTES + 3)
         except OSError as exc:
             raise CliError(f"cannot read standard input: {exc.strerror or exc}") from None
         except ValueError:  # reading a closed stream
@@ -436,12 +507,20 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         line = read_line()
         if not line:
             return 0
-        if len(line) > MAX_JSON_BYTES and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # skip the rest of an oversized line
+        # bytes from standard input, text from a text stream (tests, embedding)
+        newline = b"\n" if isinstance(line, bytes) else "\n"
+        request_text = _without_line_end(line)
+        if len(line) > MAX_JSON_BYTES + 2 and not line.endswith(newline):
+            while line and not line.endswith(newline):  # skip the rest of an oversized line
                 line = read_line()
-            reply: dict[str, Any] = {"error": f"request: is too long (over {MAX_JSON_BYTES:,} "
-                                              "bytes)"}
-        elif not line.strip():
+            oversized = True
+        else:  # the whole line: its size in bytes, however the stream handed it over
+            oversized = _utf8_size(request_text) > MAX_JSON_BYTES
+        if oversized:
+            reply: dict[str, Any] = {"error": f"request: is too long: a request line is at most "
+                                              f"{MAX_JSON_BYTES:,} bytes, its line end not "
+                                              "counted"}
+        elif not request_text.strip():
             # answered like any other bad line: one answer a line, so that a program that
             # waits for the answer to each line it wrote never waits for ever
             reply = {"error": 'request: is a blank line; a request is a JSON object with a '
@@ -449,7 +528,7 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         else:
             request: Any = None
             try:
-                request = load_json(_utf8_line(line), "request")
+                request = load_json(_utf8_line(request_text), "request")
                 reply = answer(request)
             except (CliError, LudoError) as exc:
                 reply = {"error": _one_line(exc)}
@@ -484,11 +563,14 @@ def verify_command(path: str) -> dict[str, Any]:
     """Check an online match's record (version 3): every die, every action.
 
     The dice are checked by py/net (pure standard library, like the engine), imported only
-    here: the engine itself never needs it.
+    here: the engine itself never needs it, and is installed without it (then this says so).
     """
-    from net.dice import DiceError
-    from net.record import summary, verify_record_json
-
+    try:
+        from net.dice import DiceError
+        from net.record import summary, verify_record_json
+    except ImportError:  # the engine installed alone (pip installs py/ludo only)
+        raise CliError("verify needs the online package (py/net), which is not installed with "
+                       "this engine; replay checks a record's actions without it") from None
     try:
         return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
     except DiceError as exc:
@@ -577,8 +659,9 @@ order, until standard input ends (docs/notation.md, "Playing from another progra
   {"command": "bot", "position": P, "level": "hard", "seed": 0}
 
 P is a position, or a whole previous answer. A field left out takes the command's default
-(apply needs both position and action); "seats": ["red", "blue"] may replace "players". Any
-"id" comes back with the answer. A bad line gets {"error": "..."} and the next is read."""
+(apply needs both position and action, legal and bot a position); "seats": ["red", "blue"]
+may replace "players". Any "id" comes back with the answer. A bad line gets {"error": "..."}
+and the next is read."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -40,9 +40,19 @@ def position_from_json(data: Any) -> Any:
     """
     if not isinstance(data, dict):
         raise NotationError("position", "must be a JSON object")
+    _present(data, "format", f"(a position's is {quote(POSITION_FORMAT)})")
     if data.get("format") != POSITION_FORMAT:
         raise NotationError("format", f"must be {quote(POSITION_FORMAT)}")
+    _present(data, "version")
+    _present(data, "rules")
     return rules_for(data.get("rules")).from_json(data)
+
+
+def _present(data: dict[str, Any], name: str, hint: str = "") -> None:
+    """A field that is left out is said to be missing: read as null it was "version null is
+    not supported" or "unknown rule set null", quoting a null the input never had."""
+    if name not in data:
+        raise NotationError(name, f"is missing {hint}".rstrip())
 
 
 def format_position(state: Any) -> str:
@@ -102,8 +112,10 @@ def record_from_json(data: Any) -> Record:
     """Parse a record (without replaying it; see :func:`replay`)."""
     if not isinstance(data, dict):
         raise NotationError("record", "must be a JSON object")
+    _present(data, "format", f"(a record's is {quote(RECORD_FORMAT)})")
     if data.get("format") != RECORD_FORMAT:
         raise NotationError("format", f"must be {quote(RECORD_FORMAT)}")
+    _present(data, "version")
     online = _is_version(data.get("version"), ONLINE_RECORD_VERSION)
     if not online and not _is_version(data.get("version"), RECORD_VERSION):
         raise NotationError("version", f"version {quote(data.get('version'))} is not supported "
@@ -114,12 +126,14 @@ def record_from_json(data: Any) -> Record:
     if extra:
         raise NotationError(sorted(map(str, extra))[0], "is not a field of a record"
                             + (" (only version 3 has dice)" if "dice" in extra else ""))
+    if online:
+        _present(data, "dice", "(a version 3 record holds its dice)")
     dice = data.get("dice")
     if online and not isinstance(dice, dict):
         raise NotationError("dice", "must be a JSON object (a version 3 record's dice)")
+    for name in ("rules", "seats", "seed", "actions"):
+        _present(data, name)
     rules = rules_for(data.get("rules"))
-    if "seats" not in data:
-        raise NotationError("seats", "is missing")
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise NotationError("seed", f"must be a whole number 0..{MAX_SEED}")

@@ -72,7 +72,8 @@ def test_distinct_is_what_a_player_chooses_among_in_the_roll_phase_too(rules):
 
 def test_a_stdio_roll_is_named_as_the_request_names_it():
     state = position_to_json(new_game("courtyard", ("red", "yellow"), 5))
-    with pytest.raises(LudoError, match=r"^roll\.value: must be a die value 1\.\.6$"):
+    # the request's field is "roll": it has no "roll.value", which errors named
+    with pytest.raises(LudoError, match=r"^roll: must be a die value 1\.\.6$"):
         answer({"command": "legal", "position": state, "roll": 9})
     rolled = answer({"command": "legal", "position": state, "roll": 6})["position"]
     with pytest.raises(CliError, match="^roll needs a position waiting for a roll"):
@@ -90,7 +91,8 @@ def test_a_field_of_the_wrong_type_is_told_in_json_words(rules, field):
         with pytest.raises(LudoError) as info:
             answer({"command": "legal", "position": {**position, field: value}})
         message = str(info.value)
-        assert message == f"{field}: has the wrong type: expected an object, not {said}"
+        # named as the request's own path to it, which is inside its "position"
+        assert message == f"position.{field}: has the wrong type: expected an object, not {said}"
 
 
 def test_an_outside_program_plays_every_rule_set_choosing_among_distinct():

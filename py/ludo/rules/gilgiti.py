@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple, TypeGuard
 
 from .. import rng
-from ..actions import Action
+from ..actions import Action, refuse_nulls
 from ..errors import IllegalAction, NotationError, quote, wrong_type
 from ..geometry import (
     COLOUR_INDEX,
@@ -982,6 +982,7 @@ def parse_gilgiti_action(data: Any, field: str = "action") -> Action:
     unknown = set(data) - {"type", "token", "tokens", "value", "seat"}
     if unknown:
         raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(quote, unknown)))}")
+    refuse_nulls(data, field)
     allowed = {"roll": {"value"}, "move": {"token", "tokens", "value"}, "force": {"tokens"},
                "timeout": {"value"}, "quit": {"seat"}}[kind]
     for name in ("token", "tokens", "value", "seat"):

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .. import rng
-from ..actions import Action
+from ..actions import Action, refuse_nulls
 from ..errors import IllegalAction, NotationError, quote, wrong_type
 from ..geometry import (
     COLOUR_INDEX,
@@ -312,6 +312,7 @@ def parse_action(data: Any, field: str = "action") -> Action:
     unknown = set(data) - {"type", "token", "value", "seat"}
     if unknown:
         raise NotationError(field, f"unknown field(s) {', '.join(sorted(map(quote, unknown)))}")
+    refuse_nulls(data, field)
     token = data.get("token")
     value = data.get("value")
     seat = data.get("seat")

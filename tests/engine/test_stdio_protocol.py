@@ -1,0 +1,240 @@
+"""`python -m ludo stdio` as an outside integrator meets it (docs/notation.md, "Playing from
+another program"): the line-length limit, text streams handed in as `source`, missing and
+null fields, and error messages whose field paths follow the request's own structure."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from ludo import LudoError, NotationError, new_game, position_to_json, record_from_json
+from ludo.cli import CliError, answer, main, stdio
+from ludo.engine import RULESETS, rules_for
+from ludo.notation import MAX_JSON_BYTES
+
+LIMIT = MAX_JSON_BYTES
+TOO_LONG = (f"request: is too long: a request line is at most {LIMIT:,} bytes, its line end "
+            "not counted")
+
+
+def _sized(size: int, id_: int) -> bytes:
+    """A `new` request of exactly ``size`` bytes (padded with JSON's spaces), no line end."""
+    line = b'{"command": "new", "id": %d}' % id_
+    return line + b" " * (size - len(line))
+
+
+def _session(data: bytes, text: bool) -> list[dict]:
+    """stdio's answers to ``data``, handed in as bytes or as an already decoded text stream
+    (tests and programs that embed the engine pass an io.StringIO)."""
+    sink = io.StringIO()
+    source = io.StringIO(data.decode(), newline="") if text else io.BytesIO(data)
+    assert stdio(source, sink) == 0
+    return [json.loads(line) for line in sink.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["bytes", "text"])
+@pytest.mark.parametrize("end", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_the_line_limit_counts_the_line_without_its_end(text, end):
+    # a line of exactly the limit and its "\n" was refused, and "is too long (over 4,000,000
+    # characters)" named no unit the docs use; a text stream raised a TypeError instead
+    lines = [_sized(LIMIT - 1, 1), _sized(LIMIT, 2), _sized(LIMIT + 1, 3),
+             _sized(LIMIT + 100, 4), b'{"command": "new", "id": 5}']
+    replies = _session(end.join(lines) + end, text)
+    assert [r.get("id") for r in replies] == [1, 2, None, None, 5]
+    assert [r.get("command") for r in replies] == ["new", "new", None, None, "new"]
+    assert replies[2] == replies[3] == {"error": TOO_LONG}
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["bytes", "text"])
+@pytest.mark.parametrize("size, answered", [(LIMIT, True), (LIMIT + 1, False)])
+def test_the_last_line_without_an_end_has_the_same_limit(text, size, answered):
+    replies = _session(b'{"command": "new", "id": 0}\n' + _sized(size, 1), text)
+    assert len(replies) == 2 and replies[0]["id"] == 0
+    if answered:
+        assert replies[1]["id"] == 1 and replies[1]["command"] == "new"
+    else:
+        assert replies[1] == {"error": TOO_LONG}
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_text_stream_counts_the_lines_utf8_bytes_not_its_characters(extra):
+    # the limit is one rule whatever the stream: "é" is two bytes of the line as sent
+    head = '{"command": "new", "id": "'
+    fill = LIMIT - len(head) - len('"}')
+    line = head + "é" * (fill // 2) + "e" * (fill % 2 + extra) + '"}'
+    assert len(line.encode()) == LIMIT + extra and len(line) < LIMIT
+    sink = io.StringIO()
+    assert stdio(io.StringIO(line + "\n"), sink) == 0
+    reply = json.loads(sink.getvalue())
+    if extra:
+        assert reply == {"error": TOO_LONG}
+    else:
+        assert reply["command"] == "new"
+
+
+def test_a_file_has_the_same_limit_without_its_final_line_end(tmp_path, capsys):
+    # the other commands read a whole document: a saved line and its "\n" counts as the line
+    for size, status in ((LIMIT, 0), (LIMIT + 1, 2)):
+        path = tmp_path / f"{size}.json"
+        position = json.dumps(answer({"command": "new"})["position"]).encode()
+        path.write_bytes(position + b" " * (size - len(position)) + b"\r\n")
+        assert main(["legal", str(path)]) == status
+        out, err = capsys.readouterr()
+        assert err == ("" if status == 0 else
+                       f"error: cannot read {path}: it is longer than {LIMIT:,} bytes (a final "
+                       "line end not counted)\n")
+
+
+def test_text_standard_input_counts_bytes_too(monkeypatch, capsys):
+    position = json.dumps(answer({"command": "new"})["position"])
+    too_long = position + " " * (LIMIT - len(position) - 1) + "é"  # LIMIT characters
+    monkeypatch.setattr(sys, "stdin", io.StringIO(too_long))
+    assert main(["legal", "-"]) == 2
+    assert capsys.readouterr().err == (f"error: cannot read standard input: it is longer than "
+                                       f"{LIMIT:,} bytes (a final line end not counted)\n")
+
+
+def test_verify_without_the_online_package_says_so_on_one_line(monkeypatch, capsys, tmp_path):
+    # the engine installed alone (no py/net): `verify` gave a ModuleNotFoundError traceback
+    for name in ("net", "net.dice", "net.record"):
+        monkeypatch.setitem(sys.modules, name, None)  # import now raises ModuleNotFoundError
+    record = tmp_path / "record.json"
+    record.write_text("{}")
+    assert main(["verify", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("error: verify needs the online package (py/net), which is "
+                                 "not installed with this engine; replay checks a record's "
+                                 "actions without it\n")
+
+
+@pytest.mark.parametrize("request_, missing", [
+    ({"command": "apply", "action": {"type": "roll"}}, "position"),
+    ({"command": "apply"}, "position"),
+    ({"command": "apply", "position": "P"}, "action"),
+    ({"command": "legal"}, "position"),
+    ({"command": "bot", "level": "easy"}, "position"),
+])
+def test_a_missing_field_is_named_as_missing(request_, missing):
+    # it said "position: must be a JSON object" or "action: must be an object like ...",
+    # which reads as a field given with a wrong value
+    if request_.get("position") == "P":
+        request_ = {**request_, "position": answer({"command": "new"})}
+    needs = "position and action" if request_["command"] == "apply" else "position"
+    with pytest.raises(CliError) as info:
+        answer(request_)
+    article = "an" if request_["command"] == "apply" else "a"
+    assert str(info.value) == (f"{missing}: is missing ({article} {request_['command']} request "
+                               f"needs {needs})")
+
+
+NULLS = [({"type": "roll", "value": None}, "value"), ({"type": "roll", "seat": None}, "seat"),
+         ({"type": "roll", "token": None}, "token"),
+         ({"type": "timeout", "value": None}, "value"),
+         ({"type": "quit", "seat": None}, "seat"),
+         ({"type": "move", "token": 0, "value": 6, "seat": None}, "seat")]
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+@pytest.mark.parametrize("action, field", NULLS)
+def test_every_rule_set_refuses_a_null_action_field_alike(rules, action, field):
+    # Courtyard, Classic and Royal took "seat": null (and other nulls) as left out, Gilgiti
+    # refused "seat": null as "not used by a roll action" but took "tokens": null as left out
+    with pytest.raises(NotationError) as info:
+        rules_for(rules).parse_action(action)
+    assert str(info.value) == f"action.{field}: is null; leave the field out instead"
+    # and without the null the action reads (a move's shape is the rule set's own)
+    if action["type"] != "quit" and action["type"] != "move":
+        rules_for(rules).parse_action({k: v for k, v in action.items() if v is not None})
+
+
+def test_gilgiti_refuses_null_tokens_like_any_null():
+    for action in ({"type": "move", "token": 9, "value": 4, "tokens": None},
+                   {"type": "force", "tokens": None}):
+        with pytest.raises(NotationError, match=r"^action\.tokens: is null; leave the field "
+                                                r"out instead$"):
+            rules_for("gilgiti").parse_action(action)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_null_action_field_is_refused_through_stdio_and_in_a_record(rules):
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    with pytest.raises(NotationError, match=r"^action\.seat: is null"):
+        answer({"command": "apply", "position": started,
+                "action": {"type": "roll", "seat": None}})
+    record = {**started["record"], "actions": [{"type": "roll", "value": None}]}
+    with pytest.raises(NotationError, match=r"^actions\[0\]\.value: is null"):
+        record_from_json(record)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_stdio_roll_error_names_the_request_field(rules):
+    # "roll.value: must be a die value 1..6": the request has no roll.value, its field is roll
+    position = position_to_json(new_game(rules, ("red", "yellow"), 5))
+    with pytest.raises(LudoError) as info:
+        answer({"command": "legal", "position": position, "roll": 9})
+    assert str(info.value).startswith("roll: must be ")
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_position_error_names_the_field_inside_the_request(rules):
+    # "turn: ..." named a field the request does not have: it is position.turn, and inside a
+    # previous answer given as the position, position.position.turn
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    bad = {**started["position"], "turn": "purple"}
+    for given, path in ((bad, "position.turn"), ({**started, "position": bad},
+                                                 "position.position.turn")):
+        with pytest.raises(NotationError) as info:
+            answer({"command": "legal", "position": given})
+        assert str(info.value) == f'{path}: "purple" is not a seat in this game'
+    for given, path in (({"format": "x"}, "position.format"),
+                        ({**started, "position": 5}, "position.position"),
+                        ({**started["position"], "rules": "chess"}, "position.rules")):
+        with pytest.raises(NotationError) as info:
+            answer({"command": "bot", "position": given})
+        assert str(info.value).startswith(f"{path}: "), str(info.value)
+
+
+def test_a_position_error_from_a_file_names_the_documents_own_field(tmp_path, capsys):
+    # the command line reads a position from a file: its fields are the document's own
+    started = answer({"command": "new"})
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({**started["position"], "turn": "purple"}))
+    assert main(["legal", str(path)]) == 2
+    assert capsys.readouterr().err == 'error: turn: "purple" is not a seat in this game\n'
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_position_or_record_without_a_field_says_it_is_missing(rules):
+    # a position without "version" or "rules" was told "version null is not supported" and
+    # "unknown rule set null", a record without "seed" or "actions" "must be ...": a null
+    # the input never had, and words for a wrong value
+    started = answer({"command": "new", "rules": rules, "players": 2})
+    for name in ("format", "version", "rules"):
+        position = {k: v for k, v in started["position"].items() if k != name}
+        with pytest.raises(NotationError) as info:
+            answer({"command": "legal", "position": position})
+        assert str(info.value).startswith(f"position.{name}: is missing"), str(info.value)
+    for name in ("format", "version", "rules", "seats", "seed", "actions"):
+        record = {k: v for k, v in started["record"].items() if k != name}
+        with pytest.raises(NotationError) as info:
+            record_from_json(record)
+        assert str(info.value).startswith(f"{name}: is missing"), str(info.value)
+    online = {**started["record"], "version": 3}
+    with pytest.raises(NotationError, match=r"^dice: is missing"):
+        record_from_json(online)
+
+
+@pytest.mark.parametrize("source_kind", [io.BytesIO, io.StringIO])
+@pytest.mark.parametrize("sink_kind", [io.BytesIO, io.StringIO])
+def test_stdio_takes_binary_and_text_streams_for_input_and_output(source_kind, sink_kind):
+    # a caller's io.BytesIO as the sink raised "TypeError: a bytes-like object is required"
+    request = '{"command": "new", "id": "é"}\n'
+    source = source_kind(request.encode()) if source_kind is io.BytesIO else source_kind(request)
+    sink = sink_kind()
+    assert stdio(source, sink) == 0
+    written = sink.getvalue()
+    reply = json.loads(written.decode() if isinstance(written, bytes) else written)
+    assert reply["id"] == "é" and reply["command"] == "new"
