@@ -215,6 +215,16 @@ def _in_request(field: str, wrapped: bool) -> str:
     return where if field == "position" else f"{where}.{field}"
 
 
+# Why an answer given as a position holds none: new's, apply's and replay's always print one,
+# so without it the answer was cut or edited, not of the wrong kind.
+_NO_POSITION_WHY = {
+    **{command: "which holds no position" for command in COMMANDS},
+    **{command: f"but without its \"position\" member ({command}'s answers hold one)"
+       for command in ("new", "apply", "replay")},
+    "legal": "which holds a position only when asked with a roll (legal --roll)",
+}
+
+
 def _position_of(data: Any) -> Any:
     """A position from parsed JSON: a position, or the whole line that ``new``, ``apply`` or
     ``legal`` printed (its ``position`` member), so that one command's output can be saved and
@@ -225,8 +235,8 @@ def _position_of(data: Any) -> Any:
             raise CliError(f"its \"command\" {quote(command)} is not one of this program's "
                            "commands: give a position, or the output of new or apply")
         if "position" not in data:
-            raise CliError(f"this is the output of {quote(command)}, which holds no "
-                           "position: give a position, or the output of new or apply")
+            raise CliError(f"this is the output of {quote(command)}, {_NO_POSITION_WHY[command]}"
+                           ": give a position, or the whole output of new or apply")
         return position_from_json(data["position"])
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         # the other document: say which command reads it rather than "format: must be ..."

@@ -238,3 +238,20 @@ def test_stdio_takes_binary_and_text_streams_for_input_and_output(source_kind, s
     written = sink.getvalue()
     reply = json.loads(written.decode() if isinstance(written, bytes) else written)
     assert reply["id"] == "é" and reply["command"] == "new"
+
+
+@pytest.mark.parametrize("command, why", [
+    ("new", 'but without its "position" member (new\'s answers hold one)'),
+    ("apply", 'but without its "position" member (apply\'s answers hold one)'),
+    ("legal", "which holds a position only when asked with a roll (legal --roll)"),
+    ("bot", "which holds no position"),
+])
+def test_an_answer_without_a_position_says_why_by_its_command(command, why):
+    # every such answer was told "...the output of "new", which holds no position", untrue of
+    # new and apply (whose answers always hold one: this one was cut or edited) and of legal
+    # (whose answer holds one when asked with a roll)
+    with pytest.raises(CliError) as info:
+        answer({"command": "legal", "position": {"command": command, "turn": "red"}})
+    assert str(info.value).endswith(
+        f'this is the output of "{command}", {why}: give a position, or the whole output of'
+        " new or apply")
