@@ -24,7 +24,7 @@ import pytest
 from roomkit import Net
 
 from app.room import GuestRoom
-from app.roomview import away_seats, away_text
+from app.roomview import away_seats, away_text, back_text
 from ludo import Action, legal_actions
 
 BROWSER_MODULES = ("app.browser",)
@@ -286,10 +286,66 @@ def test_guests_are_told_who_is_away(online: Any) -> None:
 
 
 def _status_line(module: Any, room: Any, role: str) -> str:
+    text: str = _online(module, room, role).status_line()
+    return text
+
+
+def _online(module: Any, room: Any, role: str) -> Any:
+    """A page's Online for ``room`` (its transport and page never reached)."""
     o = module.Online.__new__(module.Online)
     o.room, o.role, o.suspended, o.status = room, role, False, "Connected."
-    text: str = o.status_line()
-    return text
+    o.away_shown, o.back = [], None
+    return o
+
+
+def _three_seats() -> tuple[Net, GuestRoom, GuestRoom, GuestRoom]:
+    """Hana (red) at the host's device, Bo (green) and Yusuf (yellow) online, and a
+    spectator."""
+    net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+              names={"red": "Hana"})
+    bo, yusuf, watcher = net.add_guest("p1"), net.add_guest("p2"), net.add_guest("p3")
+    bo.claim("green", "Bo")
+    yusuf.claim("yellow", "Yusuf")
+    watcher.watching = True
+    watcher.watch()
+    net.pump()
+    net.host.start(net.now)
+    net.pump()
+    return net, bo, yusuf, watcher
+
+
+def test_a_spectator_is_told_it_watches_while_someone_is_away(online: Any) -> None:
+    # the away sentence replaced "You are watching: …": a spectator's line read like a
+    # player's waiting for a friend, and never said again that it only watched
+    net, bo, yusuf, watcher = _three_seats()
+    page = _online(online, watcher, "guest")
+    assert page.status_line() == "You are watching: connected to the host."
+    net.cut("p2")
+    assert page.status_line() == (
+        "You are watching: connected to the host. Yusuf (yellow) is away (disconnected): "
+        "the clock runs on their turns."), page.status_line()
+
+
+def test_a_player_back_from_away_is_named_once_then_the_usual_status(online: Any) -> None:
+    # the host's line fell back to a bare "Connected." when Yusuf came back: a screen reader
+    # heard no name. "Yusuf (yellow) is back." now, until the table's next action
+    net, bo, yusuf, watcher = _three_seats()
+    pages = {"host": _online(online, net.host, "host"), "bo": _online(online, bo, "guest"),
+             "watcher": _online(online, watcher, "guest")}
+    net.cut("p2")
+    for page in pages.values():
+        assert "Yusuf (yellow) is away" in page.status_line()
+    net.connect("p2")
+    net.pump()
+    assert pages["host"].status_line() == "Yusuf (yellow) is back."
+    assert pages["host"].status_line() == "Yusuf (yellow) is back."  # (drawn again: the same)
+    assert pages["bo"].status_line() == "Yusuf (yellow) is back."
+    assert pages["watcher"].status_line() == \
+        "You are watching: connected to the host. Yusuf (yellow) is back."
+    host_plays(net, random.Random(23))  # the next action: the usual words again
+    assert pages["host"].status_line() == "Connected."
+    assert pages["bo"].status_line() == "Connected to the host."
+    assert pages["watcher"].status_line() == "You are watching: connected to the host."
 
 
 def test_away_seats_are_the_online_seats_in_play_whose_player_is_not_connected() -> None:
@@ -304,6 +360,9 @@ def test_away_seats_are_the_online_seats_in_play_whose_player_is_not_connected()
     assert away_text(["Bo (green)", "Yusuf (yellow)"]) == \
         "Bo (green) and Yusuf (yellow) are away (disconnected): the clock runs on their turns."
     assert away_text([]) == ""
+    assert back_text(["Bo (green)"]) == "Bo (green) is back."
+    assert back_text(["Bo (green)", "Yusuf (yellow)"]) == "Bo (green) and Yusuf (yellow) are back."
+    assert back_text([]) == ""
 
 
 def test_a_double_press_online_is_one_roll_and_no_refusal(online: Any) -> None:
