@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -466,3 +467,87 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     guest.act(Action("roll"))
     net.pump()
     assert net.host.table.version > version
+
+
+def _playing(module: Any, ctl: Any, room: Any, role: str) -> Any:
+    """``ctl`` with a real Online for ``room``, at its table (page_of's stand-in has none of
+    Online's methods)."""
+    o = _online(module, room, role)
+    o.playing = True
+    ctl.online = o
+    return o
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_an_away_seat_is_marked_in_the_seat_list_and_its_box(rules: str) -> None:
+    # only the status line and the room screen said who was away: the seat list beside the
+    # board and the seat's box at its corner looked the same as a connected player's
+    from html import unescape
+
+    from app import panel
+    from app.table import Table
+
+    table = Table.new(rules, ("red", "yellow"), 3, now=0.0, names={"yellow": "Yusuf"})
+    scene = table.scene()
+    html = panel.seats_html(table, scene, away=["yellow"])
+    classes = {colour: cls.split() for cls, colour in
+               re.findall(r'<li class="([^"]*)" data-colour="(\w+)"', html)}
+    assert "away" in classes["yellow"] and "away" not in classes["red"]
+    texts = {colour: unescape(re.sub(r"<[^>]*>", " ", li)) for colour, li in re.findall(
+        r'data-colour="(\w+)">(.*?)</li>', html)}
+    assert re.search(r"\baway\b", texts["yellow"]) and not re.search(r"\baway\b", texts["red"])
+    assert ">away<" in panel.pod_html(table, scene, "yellow", away=True)
+    assert ">away<" not in panel.pod_html(table, scene, "red")
+    assert "away" not in panel.seats_html(table, scene)  # (a local table: nobody is)
+
+
+def test_the_table_is_drawn_with_the_away_seats_marked(online: Any) -> None:
+    net, bo, yusuf, watcher = _three_seats()
+    page, screen = page_of(online, bo, "guest")
+    _playing(online, page, bo, "guest")
+    drawn: list[Any] = []
+    screen.draw_table = lambda *args, **kw: drawn.append(list(args) + list(kw.values()))
+    page.refresh_quit = page.tick = lambda: None
+    page.die = types.SimpleNamespace(state=lambda: "off")
+    page.picker = []
+    net.cut("p2")
+    online.Controller.draw(page)
+    assert drawn and ["yellow"] in drawn[-1], drawn
+    net.connect("p2")
+    net.pump()
+    online.Controller.draw(page)
+    assert ["yellow"] not in drawn[-1] and [] in drawn[-1], drawn
+
+
+def test_a_guests_die_shows_its_roll_on_its_way_until_the_host_answers(online: Any) -> None:
+    # the die pulsed as ready while the roll went to the host and back (50-300 ms here,
+    # longer on a slow network), as if the press had not been taken; a press meanwhile
+    # still sends nothing (the double-press guard)
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    _playing(online, page, guest, "guest")
+    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
+    page.drop_pending = lambda: None
+    rnd = random.Random(29)
+    rolls = 0
+    while rolls < 3:
+        if net.host.table.seat_to_act != "yellow":
+            host_plays(net, rnd)
+            continue
+        view = guest.table
+        if not view.rolling:
+            guest.act(rnd.choice(legal_actions(view.state)))
+            net.pump()
+            assert page.die_state() == "ready"  # (a move sent is no roll)
+            continue
+        assert page.die_state() == "ready"
+        assert page.act("yellow", Action("roll"))
+        assert page.die_state() == "rolling"
+        sent = len(net.queue)
+        page.act("yellow", Action("roll"))  # pressed again: nothing more goes
+        assert len(net.queue) == sent and page.die_state() == "rolling"
+        net.pump()
+        net.now += 100
+        assert page.die_state() == "ready", guest.table.version  # answered
+        rolls += 1
+    assert guest.notices == [] and net.refused == []

@@ -341,9 +341,19 @@ class Controller:
             self.screen.draw_home(t, form.chosen_rules(), self.online_part())
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
-                               self.prompt(), self.die.state(), self.picker, self.quit_label())
+                               self.prompt(), self.die_state(), self.picker, self.quit_label(),
+                               self.away_seats())
         self.refresh_quit()
         self.tick()
+
+    def die_state(self) -> str:
+        """The die's state as drawn (Screen.draw_die): the die input's ("ready", "wait",
+        "off"); an online guest's also "rolling" (OnlineController)."""
+        return self.die.state()
+
+    def away_seats(self) -> list[str]:
+        """The seats whose player plays online and is not connected (none at a local table)."""
+        return []
 
     def person_choices(self) -> list[Choice]:
         """What the person to act may click now (an automatic move too: a click plays it at

@@ -924,6 +924,23 @@ class OnlineController(Controller):
             self.screen.focus_die_if_lost()
         self.schedule()
 
+    def away_seats(self) -> list[str]:
+        # marked in the seat list and their box at the board, as on the status line: only
+        # the status line and the room screen said so
+        o = self.online
+        return [] if o is None or not o.playing or o.suspended else o.away_now()
+
+    def die_state(self) -> str:
+        """"rolling" while a guest's roll is on its way to the host and unanswered: the die
+        kept pulsing as ready (50-300 ms here, longer on a slow network), though a press
+        then sends nothing (GuestRoom.act's double-press guard holds the same action back)."""
+        state = super().die_state()
+        o = self.online
+        if state == "ready" and o is not None and o.role == "guest" and o.playing \
+                and o.room.rolling_sent():
+            return "rolling"
+        return state
+
     def play_again(self) -> tuple[str, bool]:
         """Online only the host starts a rematch (in this room, with the same seats); a
         guest's or spectator's page waits for it, and follows it into the new match."""
