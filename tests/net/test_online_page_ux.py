@@ -86,7 +86,7 @@ class Screen:
     def hide_notice(self) -> None:
         self.notice = None
 
-    def announce(self, text: str) -> None:
+    def announce(self, text: str, hold: bool = False) -> None:
         if text:
             self.said.append(text)
 
@@ -551,3 +551,37 @@ def test_a_guests_die_shows_its_roll_on_its_way_until_the_host_answers(online: A
         assert page.die_state() == "ready", guest.table.version  # answered
         rolls += 1
     assert guest.notices == [] and net.refused == []
+
+
+def test_a_short_clocks_warning_and_the_move_that_starts_the_turn_are_both_heard(
+        online: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # with a turn clock of 10 s or less (?turn_seconds), the draw right after the move that
+    # starts a person's turn says "9 seconds left for Ada (red).", and the move's own
+    # announcement, in the same task, overwrote it in the live region: it was never heard.
+    # Local play and online alike (Controller.tick, Controller.announce_play)
+    from app.table import Table
+
+    controller = sys.modules["app.browser.controller"]
+    screen_module = sys.modules["app.browser.screen"]
+    window = sys.modules["pyscript"].window
+    region = sys.modules["pyscript"].document.getElementById.return_value
+    region.textContent = ""
+    monkeypatch.setattr(controller, "now_ms", lambda: 1000.0)
+    ctl = online.OnlineController.__new__(online.OnlineController)
+    ctl.table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"},
+                          turn_seconds=10)
+    ctl.screen = types.SimpleNamespace(draw_clock=lambda *args: None, table_shown=lambda: True,
+                                       announce=screen_module.Screen.announce)
+    ctl.persist = types.SimpleNamespace(passive=False)
+    ctl.online, ctl.warned, ctl.turn_seconds = None, None, 10
+    seat = ctl.table.seat_to_act
+    name = ctl.table.name(seat)
+    ctl.tick()  # (the draw after the move)
+    ctl.announce_play("Yusuf (yellow) moved.", f"{name}'s turn. Tap the die.", True)
+    said = str(region.textContent)
+    assert said == f"Yusuf (yellow) moved. {name}'s turn. Tap the die. 9 seconds left for " \
+        f"{name}.", said
+    # the task ends: the next sentence replaces the region's words, as before
+    window.setTimeout.call_args[0][0]()
+    ctl.screen.announce("Ada (red) rolled a 4.")
+    assert str(region.textContent) == "Ada (red) rolled a 4."

@@ -592,8 +592,10 @@ class Controller:
                 and t is not None and t.local_person_to_act() and not self.persist.passive:
             self.warned = deadline
             shown = int(left + 0.999)
+            # held: with a clock of 10 s or less it comes in the draw right after the move
+            # that starts the turn, whose announcement follows in the same task (both heard)
             self.screen.announce(f"{shown} second{'' if shown == 1 else 's'} left for "
-                                 f"{t.name(t.seat_to_act or '')}.")
+                                 f"{t.name(t.seat_to_act or '')}.", hold=True)
 
     # -- leaving, winning, errors ----------------------------------------------------------
 

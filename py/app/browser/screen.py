@@ -19,7 +19,7 @@ from ludo import Choice, Scene, board
 
 from .. import panel, setup, view
 from ..table import Table
-from .dom import el, js, keep
+from .dom import Timeout, el, js, keep
 from .sound import Sound
 
 CORNERS = ("tl", "tr", "bl", "br")
@@ -376,13 +376,31 @@ class Screen:
         self.notice_timer = None
         el("board-notice").hidden = True
 
+    held = ""  # a sentence said in this task that a later one must keep (announce's hold)
+
     @staticmethod
-    def announce(text: str) -> None:
-        if text:
-            box = el("announcer")
-            if box.textContent == text:  # the same sentence again (the same roll twice)
-                text += "\u00a0"  # must change the region, or a screen reader skips it
-            box.textContent = text
+    def announce(text: str, hold: bool = False) -> None:
+        """Say ``text`` in the page's live region. The region reads only its last words: a
+        sentence said with ``hold`` is kept after whatever else this task says, until the
+        task ends (a short turn clock's "10 seconds left for Ada (red).", said as the draw
+        after a move starts the turn, was overwritten unheard by the move's announcement)."""
+        if not text:
+            return
+        if hold:
+            if not Screen.held:
+                Timeout(Screen.release, 0)  # (the next task: the page's events have run)
+            Screen.held = text
+        elif Screen.held and Screen.held not in text:
+            text = f"{text} {Screen.held}"
+        box = el("announcer")
+        if box.textContent == text:  # the same sentence again (the same roll twice)
+            text += "\u00a0"  # must change the region, or a screen reader skips it
+        box.textContent = text
+
+    @staticmethod
+    def release() -> None:
+        """The task that held a sentence (announce) has ended: the next one replaces it."""
+        Screen.held = ""
 
     @staticmethod
     def focus(table: Table, force: bool = False) -> None:
