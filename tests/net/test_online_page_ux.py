@@ -585,3 +585,14 @@ def test_a_short_clocks_warning_and_the_move_that_starts_the_turn_are_both_heard
     window.setTimeout.call_args[0][0]()
     ctl.screen.announce("Ada (red) rolled a 4.")
     assert str(region.textContent) == "Ada (red) rolled a 4."
+
+
+def test_a_rolling_die_says_so_in_the_rule_sets_words() -> None:
+    from app import panel
+    from app.table import Table
+
+    for rules, verb in (("courtyard", "Rolling"), ("royal", "Throwing")):
+        table = Table.new(rules, ("red", "yellow"), 3, now=0.0, names={"yellow": "Yusuf"})
+        assert panel.die_label(table, "yellow", "rolling", 4) == \
+            f"{verb} the die for Yusuf (yellow)…"
+        assert panel.die_shown("rolling", 4) == panel.WAITING_FACE  # (not the last roll's)
