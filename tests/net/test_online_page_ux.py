@@ -6,8 +6,11 @@ Each test pins a fault a player met online: a stale notice left over the guest's
 their own roll, the focus dropped to the page after a move that passes the turn, the same
 "Waiting for …" said again at every sync and move (and on arriving at the table), guests never
 told that a player is away, a double press answered with a red "The host refused: stale
-action …", and no buzz when the turn comes to the phone's player. (tests/e2e/
-test_online_ux11.py shows the first two in real browsers.)
+action …", and no buzz when the turn comes to the phone's player; then (ux12) a spectator's
+line losing "You are watching" while someone was away, nobody told who came back, the seat list
+and boxes not marking who is away, a guest's die pulsing ready while its roll was on its way,
+and a short clock's warning overwritten unheard by the move's words. (tests/e2e/
+test_online_ux11.py shows the first two, and the rolling die, in real browsers.)
 """
 
 from __future__ import annotations
