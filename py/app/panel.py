@@ -284,7 +284,7 @@ def pod_html(table: Table, scene: Scene, colour: str, away: bool = False) -> str
     fact, such as the tokens home, first; then the computer's level and the partner), each
     whole: they wrap to another line rather than being cut (the count was, after the level).
     The running clock replaces them while the seat acts. ``away``: its player, online, is not
-    connected (:data:`AWAY` first)."""
+    connected (:data:`AWAY` under the name, the clock or not)."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
@@ -295,12 +295,15 @@ def pod_html(table: Table, scene: Scene, colour: str, away: bool = False) -> str
     if seat is not None and seat.status != "playing":
         parts = (seat.status, team)
     else:
-        parts = (AWAY if away else "", seat.facts[0] if seat and seat.facts else "", label, team)
+        parts = (seat.facts[0] if seat and seat.facts else "", label, team)
     sub = "".join(f'<span class="pod-fact">{escape(x)}</span>' for x in parts if x)
+    # (beside the facts, not among them: the running clock hides those on the seat's turn,
+    # when whether its player is there matters most)
+    mark = f'<span class="pod-away">{AWAY}</span>' if away else ""
     return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
             f'<span class="pod-text"><span class="pod-name">'
             f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
-            f'</bdi></span><span class="pod-sub">{sub}</span>'
+            f'</bdi></span>{mark}<span class="pod-sub">{sub}</span>'
             f'<span class="pod-clock" hidden></span></span>')
 
 

@@ -499,7 +499,7 @@ def test_an_away_seat_is_marked_in_the_seat_list_and_its_box(rules: str) -> None
     texts = {colour: unescape(re.sub(r"<[^>]*>", " ", li)) for colour, li in re.findall(
         r'data-colour="(\w+)">(.*?)</li>', html)}
     assert re.search(r"\baway\b", texts["yellow"]) and not re.search(r"\baway\b", texts["red"])
-    assert ">away<" in panel.pod_html(table, scene, "yellow", away=True)
+    assert ">away<" in panel.pod_html(table, scene, "yellow", away=True).split("pod-sub")[0]
     assert ">away<" not in panel.pod_html(table, scene, "red")
     assert "away" not in panel.seats_html(table, scene)  # (a local table: nobody is)
 
@@ -520,6 +520,30 @@ def test_the_table_is_drawn_with_the_away_seats_marked(online: Any) -> None:
     net.pump()
     online.Controller.draw(page)
     assert ["yellow"] not in drawn[-1] and [] in drawn[-1], drawn
+
+
+def test_the_table_is_drawn_again_when_someone_goes_away_or_comes_back(online: Any) -> None:
+    # a connection's change drew only the status line: the seat list and the boxes at the
+    # board kept showing everyone there until the next move
+    elements: dict[str, Any] = {"screen-room": mock.MagicMock(hidden=True)}
+    sys.modules["pyscript"].document.getElementById.side_effect = \
+        lambda name: elements.setdefault(name, mock.MagicMock())
+    net, bo, yusuf, watcher = _three_seats()
+    for room, role in ((bo, "guest"), (net.host, "host")):
+        page, screen = page_of(online, room, role)
+        _playing(online, page, room, role)
+        drawn: list[list[str]] = []
+        page.draw = lambda: drawn.append(page.away_seats())  # noqa: B023 - (called at once)
+        page.away_drawn = []
+        page.draw_room()
+        assert drawn == []  # (nothing changed: the status line alone)
+        net.cut("p2")
+        page.draw_room()
+        assert drawn == [["yellow"]], drawn
+        net.connect("p2")
+        net.pump()
+        page.draw_room()
+        assert drawn == [["yellow"], []], drawn
 
 
 def test_a_guests_die_shows_its_roll_on_its_way_until_the_host_answers(online: Any) -> None:

@@ -522,6 +522,7 @@ class OnlineController(Controller):
         super().__init__()
         self.online: Online | None = None
         self.channel: Any = None  # to this browser's other tabs of the game (on_handover)
+        self.away_drawn: list[str] = []  # the seats the table was last drawn marked away
 
     def step_aside(self) -> None:
         if self.online is not None:  # the tab that took the table opens the room itself
@@ -928,7 +929,8 @@ class OnlineController(Controller):
         # marked in the seat list and their box at the board, as on the status line: only
         # the status line and the room screen said so
         o = self.online
-        return [] if o is None or not o.playing or o.suspended else o.away_now()
+        self.away_drawn = [] if o is None or not o.playing or o.suspended else o.away_now()
+        return self.away_drawn
 
     def die_state(self) -> str:
         """"rolling" while a guest's roll is on its way to the host and unanswered: the die
@@ -1131,7 +1133,13 @@ class OnlineController(Controller):
         """The room screen: the link and its QR code, the seats, the buttons."""
         o = self.online
         if o is None or el("screen-room").hidden:
-            self.draw_online()
+            if o is not None and o.playing and self.screen.table_shown() \
+                    and o.away_now() != self.away_drawn:
+                # someone left or came back: the table's seat list and boxes say so too
+                # (only the status line was drawn again at a connection's change)
+                self.draw()
+            else:
+                self.draw_online()
             return
         room, host = o.room, o.role == "host"
         status = o.status if bool(window.navigator.onLine) else OFFLINE
