@@ -7,7 +7,7 @@ scene, the choices and the rule set's narration.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from html import escape
 from typing import Any, NamedTuple
 
@@ -65,7 +65,7 @@ def die_shown(state: str, shown: int | str | None) -> int | str | None:
     started with a blank face, as if the die were broken)."""
     if state == "ready":
         return None
-    return WAITING_FACE if shown is None else shown
+    return WAITING_FACE if shown is None or state == "rolling" else shown
 
 
 def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> str:
@@ -76,6 +76,8 @@ def die_label(table: Table, seat: str, state: str, shown: int | str | None) -> s
         return f"{table.wording.verb.capitalize()} the die for {name}"
     if state == "wait":
         return f"Die: {name}'s turn is starting"
+    if state == "rolling":  # (an online guest's roll, on its way to the host)
+        return f"{table.wording.verb.capitalize()}ing the die for {name}…"
     return f"Die showing {shown}" if shown is not None else f"Die: {name}'s turn"
 
 
@@ -233,18 +235,27 @@ def prompt_html(text: str) -> str:
     return html
 
 
-def seats_html(table: Table, scene: Scene) -> str:
+AWAY = "away"
+"""A seat's mark, in the seat list and its box at the board, while its player plays online and
+is not connected (app.roomview.away_seats): the status line alone said so."""
+
+
+def seats_html(table: Table, scene: Scene, away: Collection[str] = ()) -> str:
+    """The seat list beside the board; ``away``: the seats marked away (any rule set's)."""
     items = []
     for seat in scene.seats:
         cls = "current" if seat.colour == scene.turn else ""
         if seat.status in ("quit", "eliminated"):
             cls += " out"
+        facts = [*([AWAY] if seat.colour in away else []), *seat.facts]
+        if seat.colour in away:
+            cls += " away"
         label = agent_label(table, seat.colour)
         extra = f" <span class='muted'>({escape(label.split(', ')[-1])})</span>" if label else ""
         team = team_html(scene, seat.team)
         items.append(f'<li class="{cls.strip()}" data-colour="{seat.colour}">'
                      f'{badge(table, seat.colour)}{extra}'
-                     f'<span class="meta">{escape(" · ".join(seat.facts))}{team}</span></li>')
+                     f'<span class="meta">{escape(" · ".join(facts))}{team}</span></li>')
     return "".join(items)
 
 
@@ -268,11 +279,12 @@ def winners_team(scene: Scene) -> str | None:
     return team if members == set(scene.winners) else None
 
 
-def pod_html(table: Table, scene: Scene, colour: str) -> str:
+def pod_html(table: Table, scene: Scene, colour: str, away: bool = False) -> str:
     """A seat's box at its corner of the board: its name, and short facts under it (the first
     fact, such as the tokens home, first; then the computer's level and the partner), each
     whole: they wrap to another line rather than being cut (the count was, after the level).
-    The running clock replaces them while the seat acts."""
+    The running clock replaces them while the seat acts. ``away``: its player, online, is not
+    connected (:data:`AWAY` under the name, the clock or not)."""
     seat = next((s for s in scene.seats if s.colour == colour), None)
     label = agent_label(table, colour).split(", ")[-1]
     # the pod is narrow: "with Bo" says the team in fewer letters than "team Red + Yellow"
@@ -285,10 +297,13 @@ def pod_html(table: Table, scene: Scene, colour: str) -> str:
     else:
         parts = (seat.facts[0] if seat and seat.facts else "", label, team)
     sub = "".join(f'<span class="pod-fact">{escape(x)}</span>' for x in parts if x)
+    # (beside the facts, not among them: the running clock hides those on the seat's turn,
+    # when whether its player is there matters most)
+    mark = f'<span class="pod-away">{AWAY}</span>' if away else ""
     return (f'<span class="swatch {colour}" aria-hidden="true">{LETTER.get(colour, "?")}</span>'
             f'<span class="pod-text"><span class="pod-name">'
             f'<bdi>{escape(table.names.get(colour) or colour.capitalize())}'
-            f'</bdi></span><span class="pod-sub">{sub}</span>'
+            f'</bdi></span>{mark}<span class="pod-sub">{sub}</span>'
             f'<span class="pod-clock" hidden></span></span>')
 
 

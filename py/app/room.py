@@ -1426,6 +1426,13 @@ class GuestRoom:
         self.awaiting.add("act")
         self.send("act", version=self.first + self.table.version, action=action.to_json())
 
+    def rolling_sent(self) -> bool:
+        """Whether this device's roll at the table's position is on its way to the host, and
+        held back if pressed again (``act``): the page shows the die rolling, not ready."""
+        return self.table is not None and self.on_its_way is not None \
+            and self.on_its_way[0] == self.table.version \
+            and self.on_its_way[1].get("type") == "roll"
+
     # -- host messages ---------------------------------------------------------------------
 
     def on_lobby(self, message: Message, now: float) -> None:

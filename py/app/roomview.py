@@ -359,6 +359,15 @@ def away_text(names: Sequence[str]) -> str:
     turns time out); "" when nobody is."""
     if not names:
         return ""
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    verb = "is" if len(names) == 1 else "are"
+    who, verb = _joined(names), "is" if len(names) == 1 else "are"
     return f"{who} {verb} away (disconnected): the clock runs on their turns."
+
+
+def back_text(names: Sequence[str]) -> str:
+    """The status line's words for seats ``away_seats`` gave that are connected again ("Bo
+    (green)"): who is back, a whole sentence a screen reader reads once; "" when nobody is."""
+    return f"{_joined(names)} {'is' if len(names) == 1 else 'are'} back." if names else ""
+
+
+def _joined(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,6 +1,7 @@
 """An online match played by keyboard in two real browsers (a host and a guest over WebRTC),
-for what only a browser shows: where the focus lands after a move that passes the turn, and
-the notice over the board once the guest rolls. One room serves every check. The rules behind
+for what only a browser shows: where the focus lands after a move that passes the turn, the
+notice over the board once the guest rolls, and the guest's die busy while its roll is on its
+way to the host. One room serves every check. The rules behind
 them are pinned in CPython too (tests/net/test_online_page_ux.py), with the announcer's words
 and the seats marked away."""
 
@@ -29,6 +30,11 @@ TO_ACT_JS = "() => JSON.parse(window.ludo.position()).turn"
 FOCUSED_JS = "() => document.activeElement.id || document.activeElement.tagName"
 NOTICE_JS = """() => { const box = document.getElementById('board-notice');
   return box.hidden ? null : box.textContent; }"""
+# the die's states from now on, as drawn (class and aria-busy): a guest's roll on its way
+WATCH_DIE_JS = """() => { window.dieSeen = [];
+  new MutationObserver(() => { const die = document.getElementById('die');
+    window.dieSeen.push(die.className + '|' + die.getAttribute('aria-busy')); })
+    .observe(document.getElementById('die'), {attributes: true}); }"""
 
 
 def _press(page: Page, selector: str) -> int | None:
@@ -57,9 +63,10 @@ def test_an_online_match_by_keyboard_keeps_the_focus_and_clears_the_notice(
     pages = {"red": host, "yellow": guest}
     focus_kept = {"red": 0, "yellow": 0}  # moves by Enter that passed the turn, focus on die
     cleared = 0  # the guest's rolls made under the host's notice
+    rolling = 0  # the guest's rolls whose die showed them on their way to the host
     started = time.monotonic()
-    while min(focus_kept.values()) < 1 or cleared < 1:
-        assert time.monotonic() - started < 120, (focus_kept, cleared)
+    while min(focus_kept.values()) < 1 or cleared < 1 or rolling < 1:
+        assert time.monotonic() - started < 120, (focus_kept, cleared, rolling)
         seat = host.evaluate(TO_ACT_JS)
         page = pages.get(seat)
         if page is None or facts(host)["over"]:
@@ -69,10 +76,17 @@ def test_an_online_match_by_keyboard_keeps_the_focus_and_clears_the_notice(
             # the host's roll with no move stands over the guest's board ("Hana (red) rolled
             # a 4: no move."); Yusuf's own roll takes it away, or it hid his tokens
             shown = guest.evaluate(NOTICE_JS) if seat == "yellow" else None
+            if seat == "yellow" and rolling < 1:
+                guest.evaluate(WATCH_DIE_JS)
             version = _press(page, "#die")
             if version is None:
                 continue
             _applied(page, version)
+            if seat == "yellow" and rolling < 1:
+                # from the press to the host's answer the die is busy, not pulsing ready
+                seen = guest.evaluate("() => window.dieSeen")
+                assert any("rolling" in s and s.endswith("|true") for s in seen), seen
+                rolling += 1
             if shown is not None and "Hana" in shown:
                 left = guest.evaluate(NOTICE_JS)
                 assert left is None or "Hana" not in left, left
@@ -90,5 +104,6 @@ def test_an_online_match_by_keyboard_keeps_the_focus_and_clears_the_notice(
                 focus_kept[seat] += 1
         else:
             page.wait_for_timeout(30)
-    assert min(focus_kept.values()) >= 1 and cleared >= 1, (focus_kept, cleared)
+    assert min(focus_kept.values()) >= 1 and cleared >= 1 and rolling >= 1, \
+        (focus_kept, cleared, rolling)
     assert host.errors == [] and guest.errors == []

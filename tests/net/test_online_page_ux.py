@@ -6,14 +6,18 @@ Each test pins a fault a player met online: a stale notice left over the guest's
 their own roll, the focus dropped to the page after a move that passes the turn, the same
 "Waiting for …" said again at every sync and move (and on arriving at the table), guests never
 told that a player is away, a double press answered with a red "The host refused: stale
-action …", and no buzz when the turn comes to the phone's player. (tests/e2e/
-test_online_ux11.py shows the first two in real browsers.)
+action …", and no buzz when the turn comes to the phone's player; then (ux12) a spectator's
+line losing "You are watching" while someone was away, nobody told who came back, the seat list
+and boxes not marking who is away, a guest's die pulsing ready while its roll was on its way,
+and a short clock's warning overwritten unheard by the move's words. (tests/e2e/
+test_online_ux11.py shows the first two, and the rolling die, in real browsers.)
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+import re
 import sys
 import types
 from collections.abc import Iterator
@@ -24,7 +28,7 @@ import pytest
 from roomkit import Net
 
 from app.room import GuestRoom
-from app.roomview import away_seats, away_text
+from app.roomview import away_seats, away_text, back_text
 from ludo import Action, legal_actions
 
 BROWSER_MODULES = ("app.browser",)
@@ -85,7 +89,7 @@ class Screen:
     def hide_notice(self) -> None:
         self.notice = None
 
-    def announce(self, text: str) -> None:
+    def announce(self, text: str, hold: bool = False) -> None:
         if text:
             self.said.append(text)
 
@@ -286,10 +290,66 @@ def test_guests_are_told_who_is_away(online: Any) -> None:
 
 
 def _status_line(module: Any, room: Any, role: str) -> str:
+    text: str = _online(module, room, role).status_line()
+    return text
+
+
+def _online(module: Any, room: Any, role: str) -> Any:
+    """A page's Online for ``room`` (its transport and page never reached)."""
     o = module.Online.__new__(module.Online)
     o.room, o.role, o.suspended, o.status = room, role, False, "Connected."
-    text: str = o.status_line()
-    return text
+    o.away_shown, o.back = [], None
+    return o
+
+
+def _three_seats() -> tuple[Net, GuestRoom, GuestRoom, GuestRoom]:
+    """Hana (red) at the host's device, Bo (green) and Yusuf (yellow) online, and a
+    spectator."""
+    net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+              names={"red": "Hana"})
+    bo, yusuf, watcher = net.add_guest("p1"), net.add_guest("p2"), net.add_guest("p3")
+    bo.claim("green", "Bo")
+    yusuf.claim("yellow", "Yusuf")
+    watcher.watching = True
+    watcher.watch()
+    net.pump()
+    net.host.start(net.now)
+    net.pump()
+    return net, bo, yusuf, watcher
+
+
+def test_a_spectator_is_told_it_watches_while_someone_is_away(online: Any) -> None:
+    # the away sentence replaced "You are watching: …": a spectator's line read like a
+    # player's waiting for a friend, and never said again that it only watched
+    net, bo, yusuf, watcher = _three_seats()
+    page = _online(online, watcher, "guest")
+    assert page.status_line() == "You are watching: connected to the host."
+    net.cut("p2")
+    assert page.status_line() == (
+        "You are watching: connected to the host. Yusuf (yellow) is away (disconnected): "
+        "the clock runs on their turns."), page.status_line()
+
+
+def test_a_player_back_from_away_is_named_once_then_the_usual_status(online: Any) -> None:
+    # the host's line fell back to a bare "Connected." when Yusuf came back: a screen reader
+    # heard no name. "Yusuf (yellow) is back." now, until the table's next action
+    net, bo, yusuf, watcher = _three_seats()
+    pages = {"host": _online(online, net.host, "host"), "bo": _online(online, bo, "guest"),
+             "watcher": _online(online, watcher, "guest")}
+    net.cut("p2")
+    for page in pages.values():
+        assert "Yusuf (yellow) is away" in page.status_line()
+    net.connect("p2")
+    net.pump()
+    assert pages["host"].status_line() == "Yusuf (yellow) is back."
+    assert pages["host"].status_line() == "Yusuf (yellow) is back."  # (drawn again: the same)
+    assert pages["bo"].status_line() == "Yusuf (yellow) is back."
+    assert pages["watcher"].status_line() == \
+        "You are watching: connected to the host. Yusuf (yellow) is back."
+    host_plays(net, random.Random(23))  # the next action: the usual words again
+    assert pages["host"].status_line() == "Connected."
+    assert pages["bo"].status_line() == "Connected to the host."
+    assert pages["watcher"].status_line() == "You are watching: connected to the host."
 
 
 def test_away_seats_are_the_online_seats_in_play_whose_player_is_not_connected() -> None:
@@ -304,6 +364,9 @@ def test_away_seats_are_the_online_seats_in_play_whose_player_is_not_connected()
     assert away_text(["Bo (green)", "Yusuf (yellow)"]) == \
         "Bo (green) and Yusuf (yellow) are away (disconnected): the clock runs on their turns."
     assert away_text([]) == ""
+    assert back_text(["Bo (green)"]) == "Bo (green) is back."
+    assert back_text(["Bo (green)", "Yusuf (yellow)"]) == "Bo (green) and Yusuf (yellow) are back."
+    assert back_text([]) == ""
 
 
 def test_a_double_press_online_is_one_roll_and_no_refusal(online: Any) -> None:
@@ -407,3 +470,156 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     guest.act(Action("roll"))
     net.pump()
     assert net.host.table.version > version
+
+
+def _playing(module: Any, ctl: Any, room: Any, role: str) -> Any:
+    """``ctl`` with a real Online for ``room``, at its table (page_of's stand-in has none of
+    Online's methods)."""
+    o = _online(module, room, role)
+    o.playing = True
+    ctl.online = o
+    return o
+
+
+@pytest.mark.parametrize("rules", ["courtyard", "classic", "royal", "gilgiti"])
+def test_an_away_seat_is_marked_in_the_seat_list_and_its_box(rules: str) -> None:
+    # only the status line and the room screen said who was away: the seat list beside the
+    # board and the seat's box at its corner looked the same as a connected player's
+    from html import unescape
+
+    from app import panel
+    from app.table import Table
+
+    table = Table.new(rules, ("red", "yellow"), 3, now=0.0, names={"yellow": "Yusuf"})
+    scene = table.scene()
+    html = panel.seats_html(table, scene, away=["yellow"])
+    classes = {colour: cls.split() for cls, colour in
+               re.findall(r'<li class="([^"]*)" data-colour="(\w+)"', html)}
+    assert "away" in classes["yellow"] and "away" not in classes["red"]
+    texts = {colour: unescape(re.sub(r"<[^>]*>", " ", li)) for colour, li in re.findall(
+        r'data-colour="(\w+)">(.*?)</li>', html)}
+    assert re.search(r"\baway\b", texts["yellow"]) and not re.search(r"\baway\b", texts["red"])
+    assert ">away<" in panel.pod_html(table, scene, "yellow", away=True).split("pod-sub")[0]
+    assert ">away<" not in panel.pod_html(table, scene, "red")
+    assert "away" not in panel.seats_html(table, scene)  # (a local table: nobody is)
+
+
+def test_the_table_is_drawn_with_the_away_seats_marked(online: Any) -> None:
+    net, bo, yusuf, watcher = _three_seats()
+    page, screen = page_of(online, bo, "guest")
+    _playing(online, page, bo, "guest")
+    drawn: list[Any] = []
+    screen.draw_table = lambda *args, **kw: drawn.append(list(args) + list(kw.values()))
+    page.refresh_quit = page.tick = lambda: None
+    page.die = types.SimpleNamespace(state=lambda: "off")
+    page.picker = []
+    net.cut("p2")
+    online.Controller.draw(page)
+    assert drawn and ["yellow"] in drawn[-1], drawn
+    net.connect("p2")
+    net.pump()
+    online.Controller.draw(page)
+    assert ["yellow"] not in drawn[-1] and [] in drawn[-1], drawn
+
+
+def test_the_table_is_drawn_again_when_someone_goes_away_or_comes_back(online: Any) -> None:
+    # a connection's change drew only the status line: the seat list and the boxes at the
+    # board kept showing everyone there until the next move
+    elements: dict[str, Any] = {"screen-room": mock.MagicMock(hidden=True)}
+    sys.modules["pyscript"].document.getElementById.side_effect = \
+        lambda name: elements.setdefault(name, mock.MagicMock())
+    net, bo, yusuf, watcher = _three_seats()
+    for room, role in ((bo, "guest"), (net.host, "host")):
+        page, screen = page_of(online, room, role)
+        _playing(online, page, room, role)
+        drawn: list[list[str]] = []
+        page.draw = lambda: drawn.append(page.away_seats())  # noqa: B023 - (called at once)
+        page.away_drawn = []
+        page.draw_room()
+        assert drawn == []  # (nothing changed: the status line alone)
+        net.cut("p2")
+        page.draw_room()
+        assert drawn == [["yellow"]], drawn
+        net.connect("p2")
+        net.pump()
+        page.draw_room()
+        assert drawn == [["yellow"], []], drawn
+
+
+def test_a_guests_die_shows_its_roll_on_its_way_until_the_host_answers(online: Any) -> None:
+    # the die pulsed as ready while the roll went to the host and back (50-300 ms here,
+    # longer on a slow network), as if the press had not been taken; a press meanwhile
+    # still sends nothing (the double-press guard)
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    _playing(online, page, guest, "guest")
+    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
+    page.drop_pending = lambda: None
+    rnd = random.Random(29)
+    rolls = 0
+    while rolls < 3:
+        if net.host.table.seat_to_act != "yellow":
+            host_plays(net, rnd)
+            continue
+        view = guest.table
+        if not view.rolling:
+            guest.act(rnd.choice(legal_actions(view.state)))
+            net.pump()
+            assert page.die_state() == "ready"  # (a move sent is no roll)
+            continue
+        assert page.die_state() == "ready"
+        assert page.act("yellow", Action("roll"))
+        assert page.die_state() == "rolling"
+        sent = len(net.queue)
+        page.act("yellow", Action("roll"))  # pressed again: nothing more goes
+        assert len(net.queue) == sent and page.die_state() == "rolling"
+        net.pump()
+        net.now += 100
+        assert page.die_state() == "ready", guest.table.version  # answered
+        rolls += 1
+    assert guest.notices == [] and net.refused == []
+
+
+def test_a_short_clocks_warning_and_the_move_that_starts_the_turn_are_both_heard(
+        online: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # with a turn clock of 10 s or less (?turn_seconds), the draw right after the move that
+    # starts a person's turn says "9 seconds left for Ada (red).", and the move's own
+    # announcement, in the same task, overwrote it in the live region: it was never heard.
+    # Local play and online alike (Controller.tick, Controller.announce_play)
+    from app.table import Table
+
+    controller = sys.modules["app.browser.controller"]
+    screen_module = sys.modules["app.browser.screen"]
+    window = sys.modules["pyscript"].window
+    region = sys.modules["pyscript"].document.getElementById.return_value
+    region.textContent = ""
+    monkeypatch.setattr(controller, "now_ms", lambda: 1000.0)
+    ctl = online.OnlineController.__new__(online.OnlineController)
+    ctl.table = Table.new("courtyard", ("red", "yellow"), 3, now=0.0, names={"red": "Ada"},
+                          turn_seconds=10)
+    ctl.screen = types.SimpleNamespace(draw_clock=lambda *args: None, table_shown=lambda: True,
+                                       announce=screen_module.Screen.announce)
+    ctl.persist = types.SimpleNamespace(passive=False)
+    ctl.online, ctl.warned, ctl.turn_seconds = None, None, 10
+    seat = ctl.table.seat_to_act
+    name = ctl.table.name(seat)
+    ctl.tick()  # (the draw after the move)
+    ctl.announce_play("Yusuf (yellow) moved.", f"{name}'s turn. Tap the die.", True)
+    said = str(region.textContent)
+    assert said == f"Yusuf (yellow) moved. {name}'s turn. Tap the die. 9 seconds left for " \
+        f"{name}.", said
+    # the task ends: the next sentence replaces the region's words, as before
+    window.setTimeout.call_args[0][0]()
+    ctl.screen.announce("Ada (red) rolled a 4.")
+    assert str(region.textContent) == "Ada (red) rolled a 4."
+
+
+def test_a_rolling_die_says_so_in_the_rule_sets_words() -> None:
+    from app import panel
+    from app.table import Table
+
+    for rules, verb in (("courtyard", "Rolling"), ("royal", "Throwing")):
+        table = Table.new(rules, ("red", "yellow"), 3, now=0.0, names={"yellow": "Yusuf"})
+        assert panel.die_label(table, "yellow", "rolling", 4) == \
+            f"{verb} the die for Yusuf (yellow)…"
+        assert panel.die_shown("rolling", 4) == panel.WAITING_FACE  # (not the last roll's)

@@ -341,9 +341,19 @@ class Controller:
             self.screen.draw_home(t, form.chosen_rules(), self.online_part())
             return
         self.screen.draw_table(t, self.person_choices(), self.buttons(), self.selected,
-                               self.prompt(), self.die.state(), self.picker, self.quit_label())
+                               self.prompt(), self.die_state(), self.picker, self.quit_label(),
+                               self.away_seats())
         self.refresh_quit()
         self.tick()
+
+    def die_state(self) -> str:
+        """The die's state as drawn (Screen.draw_die): the die input's ("ready", "wait",
+        "off"); an online guest's also "rolling" (OnlineController)."""
+        return self.die.state()
+
+    def away_seats(self) -> list[str]:
+        """The seats whose player plays online and is not connected (none at a local table)."""
+        return []
 
     def person_choices(self) -> list[Choice]:
         """What the person to act may click now (an automatic move too: a click plays it at
@@ -582,8 +592,10 @@ class Controller:
                 and t is not None and t.local_person_to_act() and not self.persist.passive:
             self.warned = deadline
             shown = int(left + 0.999)
+            # held: with a clock of 10 s or less it comes in the draw right after the move
+            # that starts the turn, whose announcement follows in the same task (both heard)
             self.screen.announce(f"{shown} second{'' if shown == 1 else 's'} left for "
-                                 f"{t.name(t.seat_to_act or '')}.")
+                                 f"{t.name(t.seat_to_act or '')}.", hold=True)
 
     # -- leaving, winning, errors ----------------------------------------------------------
 

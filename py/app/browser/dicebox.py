@@ -74,6 +74,8 @@ class DieInput:
         if seat is None:
             return
         die = el("die")
+        if die.classList.contains("rolling"):
+            return  # a roll is on its way to the host: pressing again sends nothing
         # a roll must be meant for the seat the die shows, and the die must show it ready
         shown = die.classList.contains("ready") and str(die.dataset.seat) == seat
         if self.gate.press(pressed_at(event)) and shown:

@@ -170,6 +170,9 @@ class Online:
         self.server_lost = False  # the signalling helper cannot be reached (on_state)
         self.seats_told: dict[str, str] | None = None  # the holders last told of (a host)
         self.seat_told: str | None = None  # the guest's own seat, last told of
+        self.away_shown: list[str] = []  # the seats the status line last said were away
+        # (table, version, seats): who came back, said until that table's next action
+        self.back: tuple[Any, int, list[str]] | None = None
         self.waiting_since: float | None = None  # a guest waiting for its host (guest_waiting)
         self.tick_timer: Timeout | None = None
         self.playing = False
@@ -447,7 +450,7 @@ class Online:
         return roomview.host_away_text(away)
 
     def status_line(self) -> str:
-        room, t = self.room, self.room.table
+        room = self.room
         if self.suspended:  # its connections are another tab's now: nothing here is live
             return self.status
         if self.role == "guest":
@@ -457,22 +460,50 @@ class Online:
                 return room.closed
             if not room.connected:
                 return self.guest_waiting()
-        if t is not None and not t.over:
-            # who plays online and is not connected now, on every page of the room: a guest's
-            # said nothing, and its player watched a friend's turns time out with no word why
-            if self.role == "guest":
-                here, online = room.here, roomview.online_seats(room.lobby)[0] \
-                    if room.lobby is not None else []
-            else:
-                here, online = room.connected_seats(), room.online_seats()
-            away = roomview.away_seats(t.active_seats(), online, here, self.own_seat())
-            if away:
-                return roomview.away_text([t.name(s) for s in away])
+        news = self.presence_news()
         if self.role == "host":
-            return self.status
-        # a spectator's table looks like a player's whose turn never comes: said once, here
-        return "Connected to the host." if self.own_seat() is not None else \
-            "You are watching: connected to the host."
+            return news or self.status
+        if self.own_seat() is None:
+            # a spectator's table looks like a player's whose turn never comes: it is told it
+            # watches whatever else the line says (the away sentence replaced it, and a
+            # spectator's page read like a player's waiting for a friend)
+            return " ".join(("You are watching: connected to the host.", news)).strip()
+        return news or "Connected to the host."
+
+    def away_now(self) -> list[str]:
+        """The seats in the match under way whose player plays online and is not connected
+        now (roomview.away_seats), as this page knows it: every page of the room marks the
+        same seats, on its status line and at the board."""
+        room, t = self.room, self.room.table
+        if t is None or t.over:
+            return []
+        if self.role == "guest":
+            here, online = room.here, roomview.online_seats(room.lobby)[0] \
+                if room.lobby is not None else []
+        else:
+            here, online = room.connected_seats(), room.online_seats()
+        return roomview.away_seats(t.active_seats(), online, here, self.own_seat())
+
+    def presence_news(self) -> str:
+        """Who is away, on every page of the room (a guest's said nothing, and its player
+        watched a friend's turns time out with no word why); and who has just come back, said
+        until the table's next action (the host's line fell back to a bare "Connected.", and
+        a screen reader heard no name): "Yusuf (yellow) is back." """
+        t = self.room.table
+        away = self.away_now()
+        if t is None or t.over:
+            self.away_shown, self.back = [], None
+            return ""
+        returned = [s for s in self.away_shown if s not in away and s in t.active_seats()]
+        if returned:
+            self.back = (t, t.version, returned)
+        elif self.back is not None and self.back[:2] != (t, t.version):
+            self.back = None
+        self.away_shown = away
+        back = [] if self.back is None else [s for s in self.back[2] if s not in away]
+        return " ".join(text for text in (roomview.back_text([t.name(s) for s in back]),
+                                          roomview.away_text([t.name(s) for s in away]))
+                        if text)
 
     def dice_html(self) -> str:
         t = self.room.table
@@ -491,6 +522,7 @@ class OnlineController(Controller):
         super().__init__()
         self.online: Online | None = None
         self.channel: Any = None  # to this browser's other tabs of the game (on_handover)
+        self.away_drawn: list[str] = []  # the seats the table was last drawn marked away
 
     def step_aside(self) -> None:
         if self.online is not None:  # the tab that took the table opens the room itself
@@ -893,6 +925,24 @@ class OnlineController(Controller):
             self.screen.focus_die_if_lost()
         self.schedule()
 
+    def away_seats(self) -> list[str]:
+        # marked in the seat list and their box at the board, as on the status line: only
+        # the status line and the room screen said so
+        o = self.online
+        self.away_drawn = [] if o is None or not o.playing or o.suspended else o.away_now()
+        return self.away_drawn
+
+    def die_state(self) -> str:
+        """"rolling" while a guest's roll is on its way to the host and unanswered: the die
+        kept pulsing as ready (50-300 ms here, longer on a slow network), though a press
+        then sends nothing (GuestRoom.act's double-press guard holds the same action back)."""
+        state = super().die_state()
+        o = self.online
+        if state == "ready" and o is not None and o.role == "guest" and o.playing \
+                and o.room.rolling_sent():
+            return "rolling"
+        return state
+
     def play_again(self) -> tuple[str, bool]:
         """Online only the host starts a rematch (in this room, with the same seats); a
         guest's or spectator's page waits for it, and follows it into the new match."""
@@ -1083,7 +1133,13 @@ class OnlineController(Controller):
         """The room screen: the link and its QR code, the seats, the buttons."""
         o = self.online
         if o is None or el("screen-room").hidden:
-            self.draw_online()
+            if o is not None and o.playing and self.screen.table_shown() \
+                    and o.away_now() != self.away_drawn:
+                # someone left or came back: the table's seat list and boxes say so too
+                # (only the status line was drawn again at a connection's change)
+                self.draw()
+            else:
+                self.draw_online()
             return
         room, host = o.room, o.role == "host"
         status = o.status if bool(window.navigator.onLine) else OFFLINE

@@ -9,7 +9,7 @@ so animations run on undisturbed), so the controller never draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from pyscript import document, window
@@ -19,7 +19,7 @@ from ludo import Choice, Scene, board
 
 from .. import panel, setup, view
 from ..table import Table
-from .dom import el, js, keep
+from .dom import Timeout, el, js, keep
 from .sound import Sound
 
 CORNERS = ("tl", "tr", "bl", "br")
@@ -228,10 +228,13 @@ class Screen:
 
     def draw_table(self, table: Table, options: Sequence[Choice], buttons: Sequence[Choice],
                    selected: str | None, prompt: str, die_state: str,
-                   picker: Sequence[Choice] = (), quit_label: str | None = None) -> None:
+                   picker: Sequence[Choice] = (), quit_label: str | None = None,
+                   away: Collection[str] = ()) -> None:
         """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
         handover after the turn passed: it looks disabled, and is) or "off". ``quit_label``:
-        the Quit button's words, if not the rule set's ("Quit game", Gilgiti's "Leave game")."""
+        the Quit button's words, if not the rule set's ("Quit game", Gilgiti's "Leave game").
+        ``away``: the seats whose player plays online and is not connected (their box and
+        their line in the seat list say so)."""
         el("table-area").classList.remove("idle")
         # a game that is over: no "Next", no hint, no clock (their reserved lines left a gap
         # under "Winner:")
@@ -241,7 +244,7 @@ class Screen:
         scene = table.scene()
         self._write("turn", panel.turn_html(table, scene))
         el("next").textContent = panel.next_text(table, scene)
-        self.draw_pods(table, scene)
+        self.draw_pods(table, scene, away)
         self.draw_die(table, scene, die_state)
         label = quit_label or table.leave.button
         if str(el("btn-quit").textContent) != label:
@@ -251,14 +254,14 @@ class Screen:
         cells = {c.id: c for c in scene.board.cells} if picker else None
         self._write("choices", panel.choice_buttons_html(buttons, pieces, cells))
         self._write("dice", panel.dice_html(scene, selected, bool(options)))
-        self._write("seats", panel.seats_html(table, scene))
+        self._write("seats", panel.seats_html(table, scene, away))
         if not el("details").hidden:
             el("details-seats").innerHTML = panel.details_seats_html(table, scene)
             el("details-rules").innerHTML = panel.rules_html(table, scene)
             self._write("log", panel.log_html(table, table.history, f"New {table.title} game.",
                                               cache=self.told))
 
-    def draw_pods(self, table: Table, scene: Scene) -> None:
+    def draw_pods(self, table: Table, scene: Scene, away: Collection[str] = ()) -> None:
         """Each seat's box at its corner; the seat to act's glows in its colour."""
         by_corner = {corner: seat for seat, corner in self.corners.items()}
         seated = {s.colour: s for s in scene.seats}
@@ -273,7 +276,9 @@ class Screen:
             pod.dataset.colour = colour
             pod.classList.toggle("current", colour == scene.turn)
             pod.classList.toggle("out", seat.status in ("quit", "eliminated"))
-            self._write(f"pod-{corner}", panel.pod_html(table, scene, colour or ""))
+            pod.classList.toggle("away", colour in away)
+            self._write(f"pod-{corner}", panel.pod_html(table, scene, colour or "",
+                                                        colour in away))
 
     def draw_die(self, table: Table, scene: Scene, state: str) -> None:
         """The die at the corner of the seat to act, in its colour, showing the last roll."""
@@ -288,11 +293,17 @@ class Screen:
         # Never the `disabled` attribute: a disabled button drops the keyboard focus to the page
         # (every computer turn, every turn of another seat online). aria-disabled keeps it on
         # the die, says it cannot be pressed, and a press does nothing (DiceBox.on_click).
-        if state in ("wait", "off"):
+        if state in ("wait", "off", "rolling"):
             die.setAttribute("aria-disabled", "true")
         else:
             die.removeAttribute("aria-disabled")
-        for name in ("ready", "wait", "off"):
+        # an online guest's roll on its way to the host: busy until the host's answer draws
+        # the die again (it pulsed as ready meanwhile, as if the press had not been taken)
+        if state == "rolling":
+            die.setAttribute("aria-busy", "true")
+        else:
+            die.removeAttribute("aria-busy")
+        for name in ("ready", "wait", "off", "rolling"):
             die.classList.toggle(name, state == name)
         shown = scene.dice[-1].value if scene.dice else None
         face = panel.die_face(panel.die_shown(state, shown),
@@ -365,13 +376,31 @@ class Screen:
         self.notice_timer = None
         el("board-notice").hidden = True
 
+    held = ""  # a sentence said in this task that a later one must keep (announce's hold)
+
     @staticmethod
-    def announce(text: str) -> None:
-        if text:
-            box = el("announcer")
-            if box.textContent == text:  # the same sentence again (the same roll twice)
-                text += "\u00a0"  # must change the region, or a screen reader skips it
-            box.textContent = text
+    def announce(text: str, hold: bool = False) -> None:
+        """Say ``text`` in the page's live region. The region reads only its last words: a
+        sentence said with ``hold`` is kept after whatever else this task says, until the
+        task ends (a short turn clock's "10 seconds left for Ada (red).", said as the draw
+        after a move starts the turn, was overwritten unheard by the move's announcement)."""
+        if not text:
+            return
+        if hold:
+            if not Screen.held:
+                Timeout(Screen.release, 0)  # (the next task: the page's events have run)
+            Screen.held = text
+        elif Screen.held and Screen.held not in text:
+            text = f"{text} {Screen.held}"
+        box = el("announcer")
+        if box.textContent == text:  # the same sentence again (the same roll twice)
+            text += "\u00a0"  # must change the region, or a screen reader skips it
+        box.textContent = text
+
+    @staticmethod
+    def release() -> None:
+        """The task that held a sentence (announce) has ended: the next one replaces it."""
+        Screen.held = ""
 
     @staticmethod
     def focus(table: Table, force: bool = False) -> None:
