@@ -1406,6 +1406,16 @@ class GuestRoom:
     def started(self) -> bool:
         return self.ledger is not None or bool(self.lobby and self.lobby["started"])
 
+    def online_seats(self) -> list[str]:
+        """The seats played online: in a match, its dice participants other than the host,
+        fixed when it began (and checked against the lobby then); before, the lobby's. A
+        lobby the host sends during the match changes nothing here: one listing the host's
+        own seat as online made the guest's page call the host's player away."""
+        if self.ledger is not None:
+            return [p for p in self.ledger.participants if p != HOST]
+        return [] if self.lobby is None else \
+            [r["seat"] for r in self.lobby["seats"] if r["kind"] == ONLINE]
+
     def act(self, action: Action) -> None:
         if self.table is None:
             return

@@ -26,6 +26,7 @@ from roomkit import Net
 from app.room import GuestRoom
 from app.roomview import away_seats, away_text
 from ludo import Action, legal_actions
+from net import protocol
 
 BROWSER_MODULES = ("app.browser",)
 FAULTS: list[Exception] = []  # what the page's code raised while a room's change was drawn
@@ -407,3 +408,37 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     guest.act(Action("roll"))
     net.pump()
     assert net.host.table.version > version
+
+
+def _lobby_from_host(net: Net, rows: list[tuple[str, str, bool]]) -> bool:
+    """A lobby the host sends its guest p1 during the match: (seat, kind, here) rows, the
+    match's own game and clock, started, p1's seat as its own."""
+    seats = [{"seat": s, "kind": k, "name": s.capitalize(), "taken": True, "here": h}
+             for s, k, h in rows]
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(), rules="courtyard",
+                           options={}, timer=False, seats=seats, started=True, you="yellow")
+    return net.guests["p1"].receive(text, net.now)
+
+
+def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: Any) -> None:
+    # the guest's status line took the online seats from the host's latest lobby, which a host
+    # may send at any time: one listing Hana's seat (played at the host's own device) as online
+    # and not here made Yusuf's page say "Hana (red) is away (disconnected)", and one leaving
+    # out an online seat hid its player's absence. The match's online seats are its dice
+    # participants, fixed when it began (and checked against the lobby then)
+    net, guest = two_seats()
+    assert _lobby_from_host(net, [("red", "online", False), ("yellow", "online", True)])
+    assert _status_line(online, guest, "guest") == "Connected to the host."
+    net3 = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+               names={"red": "Hana"})
+    yusuf, bo = net3.add_guest("p1"), net3.add_guest("p2")
+    yusuf.claim("yellow", "Yusuf")
+    bo.claim("green", "Bo")
+    net3.pump()
+    net3.host.start(net3.now)
+    net3.pump()
+    net3.cut("p2")
+    away = "Bo (green) is away (disconnected): the clock runs on their turns."
+    assert _status_line(online, yusuf, "guest") == away
+    assert _lobby_from_host(net3, [("red", "person", True), ("yellow", "online", True)])
+    assert _status_line(online, yusuf, "guest") == away

@@ -460,11 +460,8 @@ class Online:
         if t is not None and not t.over:
             # who plays online and is not connected now, on every page of the room: a guest's
             # said nothing, and its player watched a friend's turns time out with no word why
-            if self.role == "guest":
-                here, online = room.here, roomview.online_seats(room.lobby)[0] \
-                    if room.lobby is not None else []
-            else:
-                here, online = room.connected_seats(), room.online_seats()
+            here = room.here if self.role == "guest" else room.connected_seats()
+            online = room.online_seats()  # (a guest's: the match's, not the latest lobby's)
             away = roomview.away_seats(t.active_seats(), online, here, self.own_seat())
             if away:
                 return roomview.away_text([t.name(s) for s in away])
