@@ -442,3 +442,37 @@ def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: 
     assert _status_line(online, yusuf, "guest") == away
     assert _lobby_from_host(net3, [("red", "person", True), ("yellow", "online", True)])
     assert _status_line(online, yusuf, "guest") == away
+
+
+def test_a_host_flapping_presence_does_not_flood_the_status_line(online: Any) -> None:
+    # the table's status line is a live region (role=status): since guests are told who is
+    # away, every presence that changed who is connected changed it, and a host sending
+    # "connected: [yellow]" and "connected: [yellow, green]" in turn (or a link that flaps)
+    # had a screen reader say "Bo (green) is away …" / "Connected to the host." dozens of
+    # times a second. The host's word on who is connected now reaches the status line at most
+    # once a second after a short burst (as notices do); the latest word is shown once due
+    net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+              names={"red": "Hana"})
+    yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
+    yusuf.claim("yellow", "Yusuf")
+    bo.claim("green", "Bo")
+    net.pump()
+    net.host.start(net.now)
+    net.pump()
+    redrawn: list[str] = []
+    yusuf.on_change = redrawn.append
+    lines = [_status_line(online, yusuf, "guest")]
+    for i in range(60):  # 1.2 s of a presence every 20 ms, Bo away and back in turn
+        net.now += 20
+        text = protocol.encode("presence", net.host.peers["p1"].counter.next(),
+                               connected=["yellow"] if i % 2 == 0 else ["green", "yellow"])
+        assert yusuf.receive(text, net.now)
+        line = _status_line(online, yusuf, "guest")
+        if line != lines[-1]:
+            lines.append(line)
+    assert len(lines) <= 6, lines
+    # the last word (Bo back) is shown at the page's next tick once due, and drawn
+    net.now += 1000
+    yusuf.alive(net.now)
+    assert _status_line(online, yusuf, "guest") == "Connected to the host."
+    assert redrawn[-1] == "presence"

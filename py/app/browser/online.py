@@ -460,7 +460,8 @@ class Online:
         if t is not None and not t.over:
             # who plays online and is not connected now, on every page of the room: a guest's
             # said nothing, and its player watched a friend's turns time out with no word why
-            here = room.here if self.role == "guest" else room.connected_seats()
+            # (a guest's: the host's word on it, changed at most once a second after a burst)
+            here = room.here_shown if self.role == "guest" else room.connected_seats()
             online = room.online_seats()  # (a guest's: the match's, not the latest lobby's)
             away = roomview.away_seats(t.active_seats(), online, here, self.own_seat())
             if away:
