@@ -604,10 +604,20 @@ def _die(text: str) -> int | str:
     return value
 
 
+def _too_long_a_number(text: str) -> bool:
+    """Whether ``text`` is a whole number too long for int() (Python's digit limit): out of
+    range, not "not a whole number"."""
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    return digits.isascii() and digits.isdigit()
+
+
 def _positive(text: str, most: int = 1_000_000) -> int:
     try:
         value = int(text)
     except ValueError:
+        if _too_long_a_number(text):
+            raise argparse.ArgumentTypeError(f"must be 1 to {most:,}, not a number that "
+                                             "long") from None
         raise argparse.ArgumentTypeError(f"expected a whole number, not {quote(text)}") from None
     if not 1 <= value <= most:
         raise argparse.ArgumentTypeError(f"must be 1 to {most:,}, not {value}")
@@ -622,6 +632,8 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
+        if _too_long_a_number(text):
+            raise argparse.ArgumentTypeError(f"a seed is 0 to {MAX_SEED}") from None
         raise argparse.ArgumentTypeError(f"a seed is a whole number, not {quote(text)}") from None
     try:
         return _seed_in_range(value)

@@ -13,7 +13,7 @@ import pytest
 from ludo import LudoError, NotationError, new_game, position_to_json, record_from_json
 from ludo.cli import CliError, answer, main, stdio
 from ludo.engine import RULESETS, rules_for
-from ludo.notation import MAX_JSON_BYTES
+from ludo.notation import MAX_JSON_BYTES, load_json
 
 LIMIT = MAX_JSON_BYTES
 TOO_LONG = (f"request: is too long: a request line is at most {LIMIT:,} bytes, its line end "
@@ -255,3 +255,23 @@ def test_an_answer_without_a_position_says_why_by_its_command(command, why):
     assert str(info.value).endswith(
         f'this is the output of "{command}", {why}: give a position, or the whole output of'
         " new or apply")
+
+
+def test_messages_name_no_python_remedies_and_a_long_number_is_out_of_range(capsys):
+    # a second byte order mark (or one in apply's action) was "Unexpected UTF-8 BOM (decode
+    # using utf-8-sig)", Python's advice to a program in another language; a seed or a game
+    # count too long for Python's int() was "a seed is a whole number, not "999…"" though it is
+    # one (too large). Found by hostile6's stdio and command line probes
+    replies = _session(b'\xef\xbb\xbf\xef\xbb\xbf{"command": "new", "id": 1}\n', text=False)
+    assert replies == [{"error": "request: is not valid JSON (a byte order mark, U+FEFF, at "
+                                 "line 1 column 1)"}]
+    with pytest.raises(NotationError, match=r"^action: is not valid JSON \(a byte order mark, "
+                                            r"U\+FEFF, at line 1 column 1\)$"):
+        load_json('\ufeff{"type": "roll"}', "action")
+    long = "9" * 5000
+    for argv, said in ((["new", "--seed", long], "argument --seed: a seed is 0 to "
+                        "18446744073709551615"),
+                       (["simulate", "--games", long], "argument --games: must be 1 to "
+                        "1,000,000, not a number that long")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: {said}\n"
