@@ -476,3 +476,67 @@ def test_a_host_flapping_presence_does_not_flood_the_status_line(online: Any) ->
     yusuf.alive(net.now)
     assert _status_line(online, yusuf, "guest") == "Connected to the host."
     assert redrawn[-1] == "presence"
+
+
+def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_away(
+        online: Any) -> None:
+    # a bounded, seeded fuzz of what a hostile host may send a guest during a match, between
+    # the moves of a real one: lobbies (seats of any kind, here or not, odd names), presence
+    # of any seats, refusals of any code, reveals said dropped, and at the end forged moves at
+    # any version. The page's code never raises (the room would keep it as "could not
+    # check"), and the status line never calls the host's own seat (Hana, red) or the guest's
+    # own (Yusuf, yellow) away: only Bo (green) plays online elsewhere. It failed before
+    # GuestRoom.online_seats ("Hana (red) is away (disconnected) …" after a lobby)
+    rnd = random.Random(66)
+    odd_names = ["", "\u202e", "a" * 40, "\u0000x", "<b>x</b>", "Bo and Al", "\ud800", " "]
+    colours = ["red", "green", "yellow", "blue"]
+    accepted = 0
+    for _game in range(4):
+        net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+                  names={"red": "Hana"})
+        yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
+        yusuf.claim("yellow", "Yusuf")
+        bo.claim("green", "Bo")
+        net.pump()
+        net.host.start(net.now)
+        net.pump()
+        page_of(online, yusuf, "guest")
+        for step in range(120):
+            net.now += rnd.choice((20, 100, 1500))
+            if net.host.table.over:
+                break
+            if rnd.random() < 0.5:  # the match goes on
+                net.play_one(rnd)
+                net.pump()
+                continue
+            # (a forged move is a problem the status line then keeps saying: the last steps)
+            kind = rnd.choice(("lobby", "presence", "refused", "dropped")
+                              + (("action",) if step >= 100 else ()))
+            fields: dict[str, Any]
+            if kind == "lobby":
+                rows = [{"seat": s, "kind": rnd.choice(("online", "person", "computer")),
+                         "name": rnd.choice(odd_names), "taken": rnd.random() < 0.5,
+                         "here": rnd.random() < 0.5}
+                        for s in rnd.sample(colours, rnd.randrange(5))]
+                fields = {"rules": "courtyard", "options": {}, "timer": False, "seats": rows,
+                          "started": True, "you": "yellow"}  # (another is a problem)
+            elif kind == "presence":
+                fields = {"connected": rnd.sample(colours, rnd.randrange(5))}
+            elif kind == "refused":
+                fields = {"code": rnd.choice(("stale-action", "illegal", "too-many", "x")),
+                          "message": rnd.choice(odd_names)}
+            elif kind == "action":
+                view = yusuf.table
+                fields = {"version": yusuf.first + view.version + rnd.choice((0, 0, 1, -1, 5)),
+                          "actor": rnd.choice(colours), "left": None,
+                          "action": rnd.choice(({"type": "roll"}, {"type": "move", "token": 0},
+                                                {"type": "timeout"}))}
+            else:
+                fields = {"roll": rnd.randrange(-3, 50)}
+            text = protocol.encode(kind, net.host.peers["p1"].counter.next(), **fields)
+            accepted += yusuf.receive(text, net.now)
+            yusuf.alive(net.now)
+            line = _status_line(online, yusuf, "guest")
+            assert "Hana" not in line and "Yusuf" not in line, line
+            assert not any("could not check" in n for n in yusuf.notices), yusuf.notices
+    assert accepted > 50  # (the fuzz reached the page, not only the protocol's checks)
