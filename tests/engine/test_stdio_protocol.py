@@ -323,3 +323,34 @@ def test_stdio_fuzz_every_mutated_line_gets_one_answer_with_its_id():
             assert "id" not in reply, line
         else:
             assert reply["id"] == id_ and type(reply["id"]) is type(id_), (line, reply, id_)
+
+
+class _EndlessLine(io.RawIOBase):
+    """A source whose first line never ends (a program that never writes its "\\n", or
+    /dev/zero): ``pieces`` reads of spaces, then the end of input; ``reads`` counts them."""
+
+    def __init__(self, pieces: int) -> None:
+        self.pieces, self.reads = pieces, 0
+
+    def readline(self, size: int = -1) -> bytes:  # type: ignore[override]
+        self.reads += 1
+        return b" " * size if self.reads <= self.pieces else b""
+
+
+def test_a_line_past_the_limit_is_answered_before_its_rest_is_read():
+    # the error for an oversized line was written only once the whole line had been read: a
+    # line without end (/dev/zero) was never answered, and a program waiting for the answer
+    # to a 10 MB line waited until all of it was read. Now answered as soon as the limit is
+    # passed; the rest of the line is skipped in bounded pieces
+    source = _EndlessLine(pieces=50)
+    written_at: list[int] = []
+
+    class Sink(io.StringIO):
+        def write(self, text: str) -> int:
+            written_at.append(source.reads)
+            return super().write(text)
+
+    sink = Sink()
+    assert stdio(source, sink) == 0
+    assert [json.loads(line) for line in sink.getvalue().splitlines()] == [{"error": TOO_LONG}]
+    assert written_at == [1]
