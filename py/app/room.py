@@ -86,6 +86,10 @@ EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the guest's own deadline
 # this long after, may be a backlog, and deadlines worked out from them are not evidence.
 STALL_MS = 3000.0
 NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the board this often
+# Changes of who is connected that a guest's table shows (its status line, a live region) at
+# once; then one each NOTICE_GAP_MS. A host's presence flapping, or a flaky link, had a screen
+# reader say "Bo (green) is away ..." and "Connected to the host." dozens of times a second.
+HERE_BURST = 3.0
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 # What a guest reads of its host's messages: MAX_HOST_BYTES at once (one message of the largest
@@ -1190,6 +1194,11 @@ class GuestRoom:
         self.dice: LedgerDice | None = None
         self.turn_seconds = 30.0
         self.here: list[str] = []  # seats whose players are connected
+        # `here` as the table's status line says it, which follows it within a budget of
+        # changes (HERE_BURST, then one each NOTICE_GAP_MS): the latest word is shown when due
+        self.here_shown: list[str] = []
+        self.here_budget = HERE_BURST
+        self.here_budget_at: float | None = None
         self.revealed: set[int] = set()
         self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
         # version -> the actions we sent at that position (a move, then a quit, say); kept
@@ -1297,6 +1306,25 @@ class GuestRoom:
         if hidden or (self.alive_at is not None and now - self.alive_at > STALL_MS):
             self.stalled_at = now
         self.alive_at = now if self.alive_at is None else max(self.alive_at, now)
+        if self.here_shown != self.here and self.show_here(now):
+            self.on_change("presence")  # a word on who is connected held back, now due
+
+    def show_here(self, now: float) -> bool:
+        """Bring ``here_shown`` up to ``here`` if the budget of changes allows (before the
+        match nothing shows it: it follows at once); True if it changed."""
+        if self.here_shown == self.here:
+            return False
+        if self.table is not None:
+            if self.here_budget_at is not None and now > self.here_budget_at:
+                self.here_budget = min(HERE_BURST, self.here_budget
+                                       + (now - self.here_budget_at) / NOTICE_GAP_MS)
+            if self.here_budget_at is None or now > self.here_budget_at:
+                self.here_budget_at = now
+            if self.here_budget < 1:
+                return False
+            self.here_budget -= 1
+        self.here_shown = list(self.here)
+        return True
 
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""
@@ -1406,6 +1434,16 @@ class GuestRoom:
     def started(self) -> bool:
         return self.ledger is not None or bool(self.lobby and self.lobby["started"])
 
+    def online_seats(self) -> list[str]:
+        """The seats played online: in a match, its dice participants other than the host,
+        fixed when it began (and checked against the lobby then); before, the lobby's. A
+        lobby the host sends during the match changes nothing here: one listing the host's
+        own seat as online made the guest's page call the host's player away."""
+        if self.ledger is not None:
+            return [p for p in self.ledger.participants if p != HOST]
+        return [] if self.lobby is None else \
+            [r["seat"] for r in self.lobby["seats"] if r["kind"] == ONLINE]
+
     def act(self, action: Action) -> None:
         if self.table is None:
             return
@@ -1464,6 +1502,7 @@ class GuestRoom:
         self.lobby = dict(message.body, seats=[dict(r, name=clean_name(r["name"]))
                                                for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
+        self.show_here(now)
         self.on_saved()
         self.on_change("lobby")
 
@@ -1817,6 +1856,7 @@ class GuestRoom:
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
+        self.show_here(now)
         unasked, uncounted = [], []
         if same and old_ledger is not None and seat in ledger.participants:
             # rolls settled since our last ledger and sent in a sync instead of `settled` are
@@ -1961,6 +2001,7 @@ class GuestRoom:
         here = list(message.body["connected"])
         if here != self.here:  # (the same again changes nothing: nothing to save or draw)
             self.here = here
+            self.show_here(now)
             self.on_change("presence")
 
     def on_refused(self, message: Message, now: float) -> None:

@@ -513,6 +513,8 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         except ValueError:  # reading a closed stream
             raise CliError("cannot read standard input: it is closed") from None
 
+    too_long = {"error": f"request: is too long: a request line is at most "
+                         f"{MAX_JSON_BYTES:,} bytes, its line end not counted"}
     while True:
         line = read_line()
         if not line:
@@ -521,15 +523,19 @@ def stdio(source: Any = None, sink: Any = None) -> int:
         newline = b"\n" if isinstance(line, bytes) else "\n"
         request_text = _without_line_end(line)
         if len(line) > MAX_JSON_BYTES + 2 and not line.endswith(newline):
-            while line and not line.endswith(newline):  # skip the rest of an oversized line
+            # answered at once, then the rest of the line skipped: answered after the skip, a
+            # line without end (/dev/zero, a program that never writes its "\n") was never
+            # answered, and a long one only once all of it had been read
+            try:
+                _write_line(sink, json.dumps(too_long, separators=(",", ":")))
+            except BrokenPipeError:
+                return 0
+            while line and not line.endswith(newline):
                 line = read_line()
-            oversized = True
-        else:  # the whole line: its size in bytes, however the stream handed it over
-            oversized = _utf8_size(request_text) > MAX_JSON_BYTES
-        if oversized:
-            reply: dict[str, Any] = {"error": f"request: is too long: a request line is at most "
-                                              f"{MAX_JSON_BYTES:,} bytes, its line end not "
-                                              "counted"}
+            continue
+        reply: dict[str, Any]
+        if _utf8_size(request_text) > MAX_JSON_BYTES:  # its size in bytes, however handed over
+            reply = too_long
         elif not request_text.strip():
             # answered like any other bad line: one answer a line, so that a program that
             # waits for the answer to each line it wrote never waits for ever
@@ -604,10 +610,20 @@ def _die(text: str) -> int | str:
     return value
 
 
+def _too_long_a_number(text: str) -> bool:
+    """Whether ``text`` is a whole number too long for int() (Python's digit limit): out of
+    range, not "not a whole number"."""
+    digits = text.strip().removeprefix("-").removeprefix("+")
+    return digits.isascii() and digits.isdigit()
+
+
 def _positive(text: str, most: int = 1_000_000) -> int:
     try:
         value = int(text)
     except ValueError:
+        if _too_long_a_number(text):
+            raise argparse.ArgumentTypeError(f"must be 1 to {most:,}, not a number that "
+                                             "long") from None
         raise argparse.ArgumentTypeError(f"expected a whole number, not {quote(text)}") from None
     if not 1 <= value <= most:
         raise argparse.ArgumentTypeError(f"must be 1 to {most:,}, not {value}")
@@ -622,6 +638,8 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
+        if _too_long_a_number(text):
+            raise argparse.ArgumentTypeError(f"a seed is 0 to {MAX_SEED}") from None
         raise argparse.ArgumentTypeError(f"a seed is a whole number, not {quote(text)}") from None
     try:
         return _seed_in_range(value)

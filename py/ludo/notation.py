@@ -282,6 +282,8 @@ def load_json(text: Any, what: str, max_bytes: int = MAX_JSON_BYTES) -> Any:
         # some messages end in "starting at", which the position completes
         where = f"line {exc.lineno} column {exc.colno}"
         message = exc.msg.removesuffix(" at")
+        if message.startswith("Unexpected UTF-8 BOM"):  # not Python's remedy ("utf-8-sig")
+            message = "a byte order mark, U+FEFF,"
         raise NotationError(what, f"is not valid JSON ({message} at {where})") from None
     except NotationError:
         raise

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import sys
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from ludo import LudoError, NotationError, new_game, position_to_json, record_from_json
 from ludo.cli import CliError, answer, main, stdio
 from ludo.engine import RULESETS, rules_for
-from ludo.notation import MAX_JSON_BYTES
+from ludo.notation import MAX_JSON_BYTES, load_json
 
 LIMIT = MAX_JSON_BYTES
 TOO_LONG = (f"request: is too long: a request line is at most {LIMIT:,} bytes, its line end "
@@ -255,3 +256,101 @@ def test_an_answer_without_a_position_says_why_by_its_command(command, why):
     assert str(info.value).endswith(
         f'this is the output of "{command}", {why}: give a position, or the whole output of'
         " new or apply")
+
+
+def test_messages_name_no_python_remedies_and_a_long_number_is_out_of_range(capsys):
+    # a second byte order mark (or one in apply's action) was "Unexpected UTF-8 BOM (decode
+    # using utf-8-sig)", Python's advice to a program in another language; a seed or a game
+    # count too long for Python's int() was "a seed is a whole number, not "999…"" though it is
+    # one (too large). Found by hostile6's stdio and command line probes
+    replies = _session(b'\xef\xbb\xbf\xef\xbb\xbf{"command": "new", "id": 1}\n', text=False)
+    assert replies == [{"error": "request: is not valid JSON (a byte order mark, U+FEFF, at "
+                                 "line 1 column 1)"}]
+    with pytest.raises(NotationError, match=r"^action: is not valid JSON \(a byte order mark, "
+                                            r"U\+FEFF, at line 1 column 1\)$"):
+        load_json('\ufeff{"type": "roll"}', "action")
+    long = "9" * 5000
+    for argv, said in ((["new", "--seed", long], "argument --seed: a seed is 0 to "
+                        "18446744073709551615"),
+                       (["simulate", "--games", long], "argument --games: must be 1 to "
+                        "1,000,000, not a number that long")):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: {said}\n"
+
+
+def test_stdio_fuzz_every_mutated_line_gets_one_answer_with_its_id():
+    # a bounded, seeded fuzz of one stdio session as a hostile program drives it: valid
+    # requests (a game's own answers handed back whole) mutated byte by byte (flips, junk and
+    # control bytes, cuts, a carriage return, a lone surrogate escape, NaN, a huge number, a
+    # key twice) with ids of every JSON type. Every line gets exactly one JSON answer line, in
+    # order; a line still read as an object with an "id" gets that id back, equal and of the
+    # same type. (hostile6 ran 20 seeds of 2,000 lines: nothing escaped)
+    rnd = random.Random(6)
+    ids: list = [0, -1, 2**70, 1.5, -0.0, 1e308, "", "ß\u202e", "\ud800", True, False, None, [],
+                 {}, [1, {"a": [None]}]]
+    new = answer({"command": "new", "rules": "gilgiti", "players": 4, "seed": 3})
+    requests = [{"command": "new", "rules": r, "players": 2} for r in RULESETS]
+    requests += [{"command": "apply", "position": new, "action": {"type": "roll"}},
+                 {"command": "legal", "position": new, "roll": 5},
+                 {"command": "bot", "position": new["position"], "level": "hard"}]
+    junk = [b"\x00", b"\xff", b"\r", b"\\ud800", b"NaN", b"1e999", b"9" * 5000, b"[" * 70,
+            b"\xef\xbb\xbf", b"\xc0\xaf", b'"id":1,"id":2', b"}", b"{", b'"', b"\t"]
+    lines, expected = [], []
+    for _ in range(200):
+        request = {**rnd.choice(requests), "id": rnd.choice(ids)}
+        line = bytearray(json.dumps(request, separators=(",", ":")).encode())
+        for _ in range(rnd.choice((0, 0, 1, 2, 3))):
+            at = rnd.randrange(len(line) + 1)
+            kind = rnd.randrange(3)
+            if kind == 0:
+                line[at:at] = rnd.choice(junk)
+            elif kind == 1 and at < len(line):
+                line[at] = rnd.randrange(256)
+            else:
+                del line[at:at + rnd.randrange(1, 40)]
+        line = line.replace(b"\n", b" ")  # one request a line
+        lines.append(bytes(line))
+        try:  # (stdio's own reading: NaN, 1e999 or a key twice is no JSON it reads)
+            parsed = load_json(bytes(line).decode("utf-8").removeprefix("\ufeff"), "request")
+        except (ValueError, LudoError):
+            parsed = None
+        expected.append(parsed["id"] if isinstance(parsed, dict) and "id" in parsed else ...)
+    replies = _session(b"\n".join(lines) + b"\n", text=False)
+    assert len(replies) == len(lines)
+    for reply, id_, line in zip(replies, expected, lines, strict=True):
+        assert isinstance(reply, dict) and ("error" in reply or "command" in reply), line
+        if id_ is ...:
+            assert "id" not in reply, line
+        else:
+            assert reply["id"] == id_ and type(reply["id"]) is type(id_), (line, reply, id_)
+
+
+class _EndlessLine(io.RawIOBase):
+    """A source whose first line never ends (a program that never writes its "\\n", or
+    /dev/zero): ``pieces`` reads of spaces, then the end of input; ``reads`` counts them."""
+
+    def __init__(self, pieces: int) -> None:
+        self.pieces, self.reads = pieces, 0
+
+    def readline(self, size: int = -1) -> bytes:  # type: ignore[override]
+        self.reads += 1
+        return b" " * size if self.reads <= self.pieces else b""
+
+
+def test_a_line_past_the_limit_is_answered_before_its_rest_is_read():
+    # the error for an oversized line was written only once the whole line had been read: a
+    # line without end (/dev/zero) was never answered, and a program waiting for the answer
+    # to a 10 MB line waited until all of it was read. Now answered as soon as the limit is
+    # passed; the rest of the line is skipped in bounded pieces
+    source = _EndlessLine(pieces=50)
+    written_at: list[int] = []
+
+    class Sink(io.StringIO):
+        def write(self, text: str) -> int:
+            written_at.append(source.reads)
+            return super().write(text)
+
+    sink = Sink()
+    assert stdio(source, sink) == 0
+    assert [json.loads(line) for line in sink.getvalue().splitlines()] == [{"error": TOO_LONG}]
+    assert written_at == [1]

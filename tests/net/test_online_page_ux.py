@@ -30,6 +30,7 @@ from roomkit import Net
 from app.room import GuestRoom
 from app.roomview import away_seats, away_text, back_text
 from ludo import Action, legal_actions
+from net import protocol
 
 BROWSER_MODULES = ("app.browser",)
 FAULTS: list[Exception] = []  # what the page's code raised while a room's change was drawn
@@ -623,3 +624,135 @@ def test_a_rolling_die_says_so_in_the_rule_sets_words() -> None:
         assert panel.die_label(table, "yellow", "rolling", 4) == \
             f"{verb} the die for Yusuf (yellow)…"
         assert panel.die_shown("rolling", 4) == panel.WAITING_FACE  # (not the last roll's)
+
+
+def _lobby_from_host(net: Net, rows: list[tuple[str, str, bool]]) -> bool:
+    """A lobby the host sends its guest p1 during the match: (seat, kind, here) rows, the
+    match's own game and clock, started, p1's seat as its own."""
+    seats = [{"seat": s, "kind": k, "name": s.capitalize(), "taken": True, "here": h}
+             for s, k, h in rows]
+    text = protocol.encode("lobby", net.host.peers["p1"].counter.next(), rules="courtyard",
+                           options={}, timer=False, seats=seats, started=True, you="yellow")
+    return net.guests["p1"].receive(text, net.now)
+
+
+def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: Any) -> None:
+    # the guest's status line took the online seats from the host's latest lobby, which a host
+    # may send at any time: one listing Hana's seat (played at the host's own device) as online
+    # and not here made Yusuf's page say "Hana (red) is away (disconnected)", and one leaving
+    # out an online seat hid its player's absence. The match's online seats are its dice
+    # participants, fixed when it began (and checked against the lobby then)
+    net, guest = two_seats()
+    assert _lobby_from_host(net, [("red", "online", False), ("yellow", "online", True)])
+    assert _status_line(online, guest, "guest") == "Connected to the host."
+    net3 = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+               names={"red": "Hana"})
+    yusuf, bo = net3.add_guest("p1"), net3.add_guest("p2")
+    yusuf.claim("yellow", "Yusuf")
+    bo.claim("green", "Bo")
+    net3.pump()
+    net3.host.start(net3.now)
+    net3.pump()
+    net3.cut("p2")
+    away = "Bo (green) is away (disconnected): the clock runs on their turns."
+    assert _status_line(online, yusuf, "guest") == away
+    assert _lobby_from_host(net3, [("red", "person", True), ("yellow", "online", True)])
+    assert _status_line(online, yusuf, "guest") == away
+
+
+def test_a_host_flapping_presence_does_not_flood_the_status_line(online: Any) -> None:
+    # the table's status line is a live region (role=status): since guests are told who is
+    # away, every presence that changed who is connected changed it, and a host sending
+    # "connected: [yellow]" and "connected: [yellow, green]" in turn (or a link that flaps)
+    # had a screen reader say "Bo (green) is away …" / "Connected to the host." dozens of
+    # times a second. The host's word on who is connected now reaches the status line at most
+    # once a second after a short burst (as notices do); the latest word is shown once due
+    net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+              names={"red": "Hana"})
+    yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
+    yusuf.claim("yellow", "Yusuf")
+    bo.claim("green", "Bo")
+    net.pump()
+    net.host.start(net.now)
+    net.pump()
+    redrawn: list[str] = []
+    yusuf.on_change = redrawn.append
+    lines = [_status_line(online, yusuf, "guest")]
+    for i in range(60):  # 1.2 s of a presence every 20 ms, Bo away and back in turn
+        net.now += 20
+        text = protocol.encode("presence", net.host.peers["p1"].counter.next(),
+                               connected=["yellow"] if i % 2 == 0 else ["green", "yellow"])
+        assert yusuf.receive(text, net.now)
+        line = _status_line(online, yusuf, "guest")
+        if line != lines[-1]:
+            lines.append(line)
+    assert len(lines) <= 6, lines
+    # the last word (Bo back) is shown at the page's next tick once due, and drawn
+    net.now += 1000
+    yusuf.alive(net.now)
+    assert _status_line(online, yusuf, "guest") == "Connected to the host."
+    assert redrawn[-1] == "presence"
+
+
+def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_away(
+        online: Any) -> None:
+    # a bounded, seeded fuzz of what a hostile host may send a guest during a match, between
+    # the moves of a real one: lobbies (seats of any kind, here or not, odd names), presence
+    # of any seats, refusals of any code, reveals said dropped, and at the end forged moves at
+    # any version. The page's code never raises (the room would keep it as "could not
+    # check"), and the status line never calls the host's own seat (Hana, red) or the guest's
+    # own (Yusuf, yellow) away: only Bo (green) plays online elsewhere. It failed before
+    # GuestRoom.online_seats ("Hana (red) is away (disconnected) …" after a lobby)
+    rnd = random.Random(66)
+    odd_names = ["", "\u202e", "a" * 40, "\u0000x", "<b>x</b>", "Bo and Al", "\ud800", " "]
+    colours = ["red", "green", "yellow", "blue"]
+    accepted = 0
+    for _game in range(4):
+        net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
+                  names={"red": "Hana"})
+        yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
+        yusuf.claim("yellow", "Yusuf")
+        bo.claim("green", "Bo")
+        net.pump()
+        net.host.start(net.now)
+        net.pump()
+        page_of(online, yusuf, "guest")
+        for step in range(120):
+            net.now += rnd.choice((20, 100, 1500))
+            if net.host.table.over:
+                break
+            if rnd.random() < 0.5:  # the match goes on
+                net.play_one(rnd)
+                net.pump()
+                continue
+            # (a forged move is a problem the status line then keeps saying: the last steps)
+            kind = rnd.choice(("lobby", "presence", "refused", "dropped")
+                              + (("action",) if step >= 100 else ()))
+            fields: dict[str, Any]
+            if kind == "lobby":
+                rows = [{"seat": s, "kind": rnd.choice(("online", "person", "computer")),
+                         "name": rnd.choice(odd_names), "taken": rnd.random() < 0.5,
+                         "here": rnd.random() < 0.5}
+                        for s in rnd.sample(colours, rnd.randrange(5))]
+                fields = {"rules": "courtyard", "options": {}, "timer": False, "seats": rows,
+                          "started": True, "you": "yellow"}  # (another is a problem)
+            elif kind == "presence":
+                fields = {"connected": rnd.sample(colours, rnd.randrange(5))}
+            elif kind == "refused":
+                fields = {"code": rnd.choice(("stale-action", "illegal", "too-many", "x")),
+                          "message": rnd.choice(odd_names)}
+            elif kind == "action":
+                view = yusuf.table
+                fields = {"version": yusuf.first + view.version + rnd.choice((0, 0, 1, -1, 5)),
+                          "actor": rnd.choice(colours), "left": None,
+                          "action": rnd.choice(({"type": "roll"}, {"type": "move", "token": 0},
+                                                {"type": "timeout"}))}
+            else:
+                fields = {"roll": rnd.randrange(-3, 50)}
+            text = protocol.encode(kind, net.host.peers["p1"].counter.next(), **fields)
+            accepted += yusuf.receive(text, net.now)
+            yusuf.alive(net.now)
+            line = _status_line(online, yusuf, "guest")
+            assert "Hana" not in line and "Yusuf" not in line, line
+            assert not any("could not check" in n for n in yusuf.notices), yusuf.notices
+    assert accepted > 50  # (the fuzz reached the page, not only the protocol's checks)

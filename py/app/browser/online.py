@@ -477,11 +477,10 @@ class Online:
         room, t = self.room, self.room.table
         if t is None or t.over:
             return []
-        if self.role == "guest":
-            here, online = room.here, roomview.online_seats(room.lobby)[0] \
-                if room.lobby is not None else []
-        else:
-            here, online = room.connected_seats(), room.online_seats()
+        # a guest's: the host's word on who is here, changed at most once a second after a
+        # burst (a live region), and the match's online seats, not the latest lobby's
+        here = room.here_shown if self.role == "guest" else room.connected_seats()
+        online = room.online_seats()
         return roomview.away_seats(t.active_seats(), online, here, self.own_seat())
 
     def presence_news(self) -> str:
