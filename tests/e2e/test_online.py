@@ -479,6 +479,15 @@ def test_two_browsers_play_gilgiti_turns_by_value_chips(browser: Browser,
     assert host.errors == [] and guest.errors == []
 
 
+def _guest_connected_to(host: Page) -> None:
+    """Wait until Gus (green) is connected to this host tab. Its status line then says so:
+    "Connected.", or "Gus (green) is back." where the tab had shown green away meanwhile
+    (until the next action: docs/online.md)."""
+    host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('green')",
+                           timeout=60_000)
+    assert facts(host)["status"] in ("Connected.", "Gus (green) is back.")
+
+
 def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
         browser: Browser, server_url: str) -> None:
     """The host opens the game again in another tab of the same browser (a bookmark, the
@@ -501,8 +510,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     assert facts(host)["status"] == ("This room is open in another tab of this browser. Play "
                                      "here brings it back to this tab.")
     # the guest finds the new tab: it counts green as here, and the two play on together
-    second.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
-                             timeout=60_000)
+    _guest_connected_to(second)
     guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
     began = facts(second)["version"]
     play_to_end(second, [second, guest], limit_s=120, version=began + 4)
@@ -512,8 +520,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     # "Play here" in the first tab: it opens the room again, and the guest follows it there
     host.click("#btn-play-here")
     second.wait_for_selector("#tab-banner:not([hidden])")
-    host.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
-                           timeout=60_000)
+    _guest_connected_to(host)
     guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
     moved = facts(host)["version"]
     assert moved >= facts(guest)["version"] - 1
@@ -529,8 +536,7 @@ def test_a_second_tab_of_the_host_takes_the_room_and_the_guest_follows(
     guest2.wait_for_selector("#screen-table:not([hidden])", timeout=BOOT_MS)
     guest.wait_for_selector("#tab-banner:not([hidden])")
     guest2.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=60_000)
-    host.wait_for_function("JSON.parse(window.ludo.online()).status === 'Connected.'",
-                           timeout=60_000)
+    _guest_connected_to(host)
     assert facts(guest2)["seat"] == "green"
     moved = facts(host)["version"]
     play_to_end(host, [host, guest2], limit_s=120, version=moved + 4)
