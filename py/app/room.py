@@ -1488,6 +1488,15 @@ class GuestRoom:
                             f"{_clock_words(self.clock)} to {'a' if body['timer'] else 'no'} "
                             "clock): it is refused.")
             raise Refused("bad-lobby", self.problem)
+        listed = [r["seat"] for r in body["seats"] if r["kind"] == ONLINE]
+        if self.ledger is not None and listed != self.online_seats():
+            # a match's online seats are its dice participants, fixed when it began; an honest
+            # host's seat kinds never change (HostRoom.kinds), so a lobby listing others is a
+            # forgery, refused here rather than by the next sync's "does not verify"
+            self.problem = (f"The host's lobby says {_seats_words(listed)} played online, but "
+                            f"in the match under way {_seats_words(self.online_seats())}: it "
+                            "is refused.")
+            raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim
@@ -2094,6 +2103,14 @@ class GuestRoom:
                                    if isinstance(s, str) and len(s) <= 16
                                    and type(n) is int and 0 < n <= 10**6}
         return room
+
+
+def _seats_words(seats: list[str]) -> str:
+    """Seats as a sentence's subject: "green and yellow are", "no seat is"."""
+    if not seats:
+        return "no seat is"
+    joined = seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
+    return f"{joined} {'is' if len(seats) == 1 else 'are'}"
 
 
 def _game_words(rules: Any, options: Mapping[str, Any] | tuple[tuple[str, Any], ...]) -> str:

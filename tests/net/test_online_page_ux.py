@@ -642,9 +642,12 @@ def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: 
     # and not here made Yusuf's page say "Hana (red) is away (disconnected)", and one leaving
     # out an online seat hid its player's absence. The match's online seats are its dice
     # participants, fixed when it began (and checked against the lobby then)
+    # (and such a lobby is refused with words that blame it, not the next sync's record)
     net, guest = two_seats()
-    assert _lobby_from_host(net, [("red", "online", False), ("yellow", "online", True)])
-    assert _status_line(online, guest, "guest") == "Connected to the host."
+    assert not _lobby_from_host(net, [("red", "online", False), ("yellow", "online", True)])
+    assert guest.problem == ("The host's lobby says red and yellow are played online, but in "
+                             "the match under way yellow is: it is refused.")
+    assert _status_line(online, guest, "guest") == guest.problem
     net3 = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
                names={"red": "Hana"})
     yusuf, bo = net3.add_guest("p1"), net3.add_guest("p2")
@@ -656,7 +659,14 @@ def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: 
     net3.cut("p2")
     away = "Bo (green) is away (disconnected): the clock runs on their turns."
     assert _status_line(online, yusuf, "guest") == away
-    assert _lobby_from_host(net3, [("red", "person", True), ("yellow", "online", True)])
+    assert not _lobby_from_host(net3, [("red", "person", True), ("yellow", "online", True)])
+    assert yusuf.problem == ("The host's lobby says yellow is played online, but in the match "
+                             "under way green and yellow are: it is refused.")
+    assert _status_line(online, yusuf, "guest") == yusuf.problem
+    # an honest host's lobby during the match, its seats as they began, is taken
+    yusuf.problem = None
+    assert _lobby_from_host(net3, [("red", "person", True), ("green", "online", False),
+                                   ("yellow", "online", True)])
     assert _status_line(online, yusuf, "guest") == away
 
 
