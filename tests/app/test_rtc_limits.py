@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests import pyscript_stand_ins
+
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 
 
@@ -40,19 +42,7 @@ def rtc(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         setInterval=set_interval,
         clearInterval=lambda handle: None,
     )
-    pyscript = types.ModuleType("pyscript")
-    pyscript.window = window  # type: ignore[attr-defined]
-    pyscript.document = None  # type: ignore[attr-defined]
-    ffi = types.ModuleType("pyscript.ffi")
-    ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
-    ffi.is_none = lambda v: v is None  # type: ignore[attr-defined]
-    ffi.to_js = lambda v, **kw: v  # type: ignore[attr-defined]
-    pyodide_ffi = types.ModuleType("pyodide.ffi")
-    pyodide_ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pyscript", pyscript)
-    monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
-    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
-    monkeypatch.setitem(sys.modules, "pyodide.ffi", pyodide_ffi)
+    pyscript_stand_ins.install(monkeypatch, window, None)
     stand_in = ("app.browser.rtc", "app.browser.dom")
     for name in stand_in:
         sys.modules.pop(name, None)

@@ -18,6 +18,7 @@ import pytest
 
 from net import hostkey
 from net.hostkey import HostKeyError, PrivateKey, PublicKey
+from tests import pyscript_stand_ins
 
 ROOM = "q2Vf0pX9cE7wR1sT4uY8zA"
 GUEST = "0123456789ab"
@@ -307,19 +308,7 @@ def rtc(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         console=types.SimpleNamespace(warn=warnings.append),
         setTimeout=lambda fn, ms: timers.append(fn),
     )
-    pyscript = types.ModuleType("pyscript")
-    pyscript.window = window  # type: ignore[attr-defined]
-    pyscript.document = None  # type: ignore[attr-defined]
-    ffi = types.ModuleType("pyscript.ffi")
-    ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
-    ffi.is_none = lambda v: v is None  # type: ignore[attr-defined]
-    ffi.to_js = lambda v, **kw: v  # type: ignore[attr-defined]
-    pyodide_ffi = types.ModuleType("pyodide.ffi")  # dom.Timeout's once-callables
-    pyodide_ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pyscript", pyscript)
-    monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
-    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
-    monkeypatch.setitem(sys.modules, "pyodide.ffi", pyodide_ffi)
+    pyscript_stand_ins.install(monkeypatch, window, None)  # (dom.Timeout: once-callables)
     stand_in = ("app.browser.rtc", "app.browser.dom")  # imported against the stand-ins
     for name in stand_in:
         sys.modules.pop(name, None)

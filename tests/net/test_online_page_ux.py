@@ -31,6 +31,7 @@ from app.room import GuestRoom
 from app.roomview import away_seats, away_text, back_text
 from ludo import Action, legal_actions
 from net import protocol
+from tests import pyscript_stand_ins
 
 BROWSER_MODULES = ("app.browser",)
 FAULTS: list[Exception] = []  # what the page's code raised while a room's change was drawn
@@ -45,19 +46,7 @@ def _drop_browser_modules() -> None:
 def online(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """app.browser.online imported against stand-in pyscript modules, removed again after
     (the page's window and document are never reached by what these tests call)."""
-    pyscript = types.ModuleType("pyscript")
-    pyscript.window = mock.MagicMock()  # type: ignore[attr-defined]
-    pyscript.document = mock.MagicMock()  # type: ignore[attr-defined]
-    ffi = types.ModuleType("pyscript.ffi")
-    ffi.create_proxy = lambda fn: fn  # type: ignore[attr-defined]
-    ffi.is_none = lambda v: v is None  # type: ignore[attr-defined]
-    ffi.to_js = lambda v, **kw: v  # type: ignore[attr-defined]
-    pyodide_ffi = types.ModuleType("pyodide.ffi")
-    pyodide_ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pyscript", pyscript)
-    monkeypatch.setitem(sys.modules, "pyscript.ffi", ffi)
-    monkeypatch.setitem(sys.modules, "pyodide", types.ModuleType("pyodide"))
-    monkeypatch.setitem(sys.modules, "pyodide.ffi", pyodide_ffi)
+    pyscript_stand_ins.install(monkeypatch, mock.MagicMock(), mock.MagicMock())
     _drop_browser_modules()
     FAULTS.clear()
     yield importlib.import_module("app.browser.online")
@@ -271,17 +260,26 @@ def test_the_same_waiting_words_are_not_said_again_at_every_sync_and_move(online
     assert screen.said[told:] == [], screen.said[told:]
 
 
-def test_guests_are_told_who_is_away(online: Any) -> None:
-    # only the host's status line said "Away: …": a guest saw its friend's seat time out turn
-    # after turn with no word why
+def _match_of_three(yusuf_first: bool = True) -> tuple[Net, GuestRoom, GuestRoom]:
+    """A started match: Hana (red) at the host, Yusuf (yellow) and Bo (green) online as
+    guests p1 and p2 (Yusuf p1 unless ``yusuf_first`` is False). The net and both guests."""
     net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
               names={"red": "Hana"})
-    bo, yusuf = net.add_guest("p1"), net.add_guest("p2")
-    bo.claim("green", "Bo")
-    yusuf.claim("yellow", "Yusuf")
+    first, second = net.add_guest("p1"), net.add_guest("p2")
+    yusuf, bo = (first, second) if yusuf_first else (second, first)
+    for guest, seat, name in sorted(((yusuf, "yellow", "Yusuf"), (bo, "green", "Bo")),
+                                    key=lambda row: row[0] is not first):
+        guest.claim(seat, name)
     net.pump()
     net.host.start(net.now)
     net.pump()
+    return net, yusuf, bo
+
+
+def test_guests_are_told_who_is_away(online: Any) -> None:
+    # only the host's status line said "Away: …": a guest saw its friend's seat time out turn
+    # after turn with no word why
+    net, yusuf, bo = _match_of_three(yusuf_first=False)
     net.cut("p2")
     line = _status_line(online, bo, "guest")
     assert line == "Yusuf (yellow) is away (disconnected): the clock runs on their turns.", line
@@ -648,14 +646,7 @@ def test_a_lobby_sent_during_the_match_does_not_change_who_plays_online(online: 
     assert guest.problem == ("The host's lobby says red and yellow are played online, but in "
                              "the match under way yellow is: it is refused.")
     assert _status_line(online, guest, "guest") == guest.problem
-    net3 = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
-               names={"red": "Hana"})
-    yusuf, bo = net3.add_guest("p1"), net3.add_guest("p2")
-    yusuf.claim("yellow", "Yusuf")
-    bo.claim("green", "Bo")
-    net3.pump()
-    net3.host.start(net3.now)
-    net3.pump()
+    net3, yusuf, bo = _match_of_three()
     net3.cut("p2")
     away = "Bo (green) is away (disconnected): the clock runs on their turns."
     assert _status_line(online, yusuf, "guest") == away
@@ -677,14 +668,7 @@ def test_a_host_flapping_presence_does_not_flood_the_status_line(online: Any) ->
     # had a screen reader say "Bo (green) is away …" / "Connected to the host." dozens of
     # times a second. The host's word on who is connected now reaches the status line at most
     # once a second after a short burst (as notices do); the latest word is shown once due
-    net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
-              names={"red": "Hana"})
-    yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
-    yusuf.claim("yellow", "Yusuf")
-    bo.claim("green", "Bo")
-    net.pump()
-    net.host.start(net.now)
-    net.pump()
+    net, yusuf, bo = _match_of_three()
     redrawn: list[str] = []
     yusuf.on_change = redrawn.append
     lines = [_status_line(online, yusuf, "guest")]
@@ -718,14 +702,7 @@ def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_aw
     colours = ["red", "green", "yellow", "blue"]
     accepted = 0
     for _game in range(4):
-        net = Net(seats=("red", "green", "yellow"), kinds={"green": "online", "yellow": "online"},
-                  names={"red": "Hana"})
-        yusuf, bo = net.add_guest("p1"), net.add_guest("p2")
-        yusuf.claim("yellow", "Yusuf")
-        bo.claim("green", "Bo")
-        net.pump()
-        net.host.start(net.now)
-        net.pump()
+        net, yusuf, bo = _match_of_three()
         page_of(online, yusuf, "guest")
         for step in range(120):
             net.now += rnd.choice((20, 100, 1500))
