@@ -390,6 +390,37 @@ def _turn_seconds(value: Any) -> float:
     return float(value)
 
 
+class ShownPresence:
+    """Who is connected, as a table's status line and seat boxes say it (the line is a live
+    region): it follows the room's word at once before a match, and during one within a
+    budget of changes, HERE_BURST at once, then one each NOTICE_GAP_MS; a word held back is
+    shown when due (the page's clock calls :meth:`follow` again). A peer flapping presence,
+    or a flaky link, had a screen reader say "Bo (green) is away ..." and "Connected." dozens
+    of times a second."""
+
+    def __init__(self) -> None:
+        self.seats: list[str] = []
+        self.budget = HERE_BURST
+        self.budget_at: float | None = None
+
+    def follow(self, seats: list[str], now: float, limited: bool) -> bool:
+        """Show ``seats`` if they differ and the budget allows (always when not
+        ``limited``); True if what is shown changed."""
+        if set(self.seats) == set(seats):  # (the same seats in another order: no change)
+            return False
+        if limited:
+            if self.budget_at is not None and now > self.budget_at:
+                self.budget = min(HERE_BURST,
+                                  self.budget + (now - self.budget_at) / NOTICE_GAP_MS)
+            if self.budget_at is None or now > self.budget_at:
+                self.budget_at = now
+            if self.budget < 1:
+                return False
+            self.budget -= 1
+        self.seats = list(seats)
+        return True
+
+
 class HostRoom:
     """The host's room: the plan, the seats' holders, the match, the dice."""
 
@@ -425,6 +456,7 @@ class HostRoom:
         # match's position can never be read as one of this match's (docs/online.md, "Rematch")
         self.first = 0
         self.peers: dict[str, Peer] = {}
+        self.presence = ShownPresence()  # connected_seats() as the table says it
         self.holders: dict[str, Holder] = {}
         # seats whose holders keep them in a rematch and must commit a chain for it: until
         # then the match cannot start (a chain of the old match has had its links revealed)
@@ -465,6 +497,24 @@ class HostRoom:
 
     def connected_seats(self) -> list[str]:
         return [p.seat for p in self.peers.values() if p.seat is not None]
+
+    @property
+    def here_shown(self) -> list[str]:
+        """The seats the host's table shows connected (:class:`ShownPresence`): a guest that
+        drops and reconnects again and again changes it at most once a second."""
+        return self.presence.seats
+
+    def show_here(self, now: float) -> bool:
+        """Bring ``here_shown`` up to :meth:`connected_seats` as the budget of changes allows
+        (before the match: at once); True if it changed. The page's clock calls it too, for a
+        change held back."""
+        return self.presence.follow(self.connected_seats(), now, limited=self.started)
+
+    def show_held_presence(self, now: float) -> None:
+        """The page's clock ticks: a word on who is connected that was held back is shown
+        now if due (drawn as any change of presence is)."""
+        if self.show_here(now):
+            self.on_change("presence")
 
     def ready(self) -> bool:
         """Every online seat is taken (in a rematch, with a chain for it): the host may
@@ -543,6 +593,7 @@ class HostRoom:
                 self.collector.expected = self.collector.expected - {peer.seat}
                 if self.collector.complete:
                     self.settle(now)
+        self.show_here(now)
         self.on_change("presence")
 
     def receive(self, peer_id: str, text: Any, now: float) -> bool:
@@ -575,6 +626,8 @@ class HostRoom:
         except Refused as exc:
             self.refuse(peer, exc.code, str(exc))
             return False
+        finally:
+            self.show_here(now)  # (a hello or claim seats its peer: connected)
         peer.counter.accept(message.seq)
         return True
 
@@ -1194,11 +1247,7 @@ class GuestRoom:
         self.dice: LedgerDice | None = None
         self.turn_seconds = 30.0
         self.here: list[str] = []  # seats whose players are connected
-        # `here` as the table's status line says it, which follows it within a budget of
-        # changes (HERE_BURST, then one each NOTICE_GAP_MS): the latest word is shown when due
-        self.here_shown: list[str] = []
-        self.here_budget = HERE_BURST
-        self.here_budget_at: float | None = None
+        self.presence = ShownPresence()  # `here` as the table says it (rate-limited)
         self.revealed: set[int] = set()
         self.dropped: set[int] = set()  # rolls where our reveal was sent but not counted
         # version -> the actions we sent at that position (a move, then a quit, say); kept
@@ -1306,25 +1355,18 @@ class GuestRoom:
         if hidden or (self.alive_at is not None and now - self.alive_at > STALL_MS):
             self.stalled_at = now
         self.alive_at = now if self.alive_at is None else max(self.alive_at, now)
-        if self.here_shown != self.here and self.show_here(now):
+        if self.show_here(now):
             self.on_change("presence")  # a word on who is connected held back, now due
 
+    @property
+    def here_shown(self) -> list[str]:
+        """The seats the table shows connected (:class:`ShownPresence`)."""
+        return self.presence.seats
+
     def show_here(self, now: float) -> bool:
-        """Bring ``here_shown`` up to ``here`` if the budget of changes allows (before the
+        """Bring ``here_shown`` up to ``here`` as the budget of changes allows (before the
         match nothing shows it: it follows at once); True if it changed."""
-        if self.here_shown == self.here:
-            return False
-        if self.table is not None:
-            if self.here_budget_at is not None and now > self.here_budget_at:
-                self.here_budget = min(HERE_BURST, self.here_budget
-                                       + (now - self.here_budget_at) / NOTICE_GAP_MS)
-            if self.here_budget_at is None or now > self.here_budget_at:
-                self.here_budget_at = now
-            if self.here_budget < 1:
-                return False
-            self.here_budget -= 1
-        self.here_shown = list(self.here)
-        return True
+        return self.presence.follow(self.here, now, limited=self.table is not None)
 
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""

@@ -536,9 +536,11 @@ def test_the_table_is_drawn_again_when_someone_goes_away_or_comes_back(online: A
         page.away_drawn = []
         page.draw_room()
         assert drawn == []  # (nothing changed: the status line alone)
+        net.now += 1000  # (a second apart: within what the status line may say at once)
         net.cut("p2")
         page.draw_room()
         assert drawn == [["yellow"]], drawn
+        net.now += 1000
         net.connect("p2")
         net.pump()
         page.draw_room()
@@ -686,6 +688,34 @@ def test_a_host_flapping_presence_does_not_flood_the_status_line(online: Any) ->
     yusuf.alive(net.now)
     assert _status_line(online, yusuf, "guest") == "Connected to the host."
     assert redrawn[-1] == "presence"
+
+
+def test_a_guest_flapping_its_connection_does_not_flood_the_hosts_status_line(
+        online: Any) -> None:
+    # the host's side of the same: a guest (hostile, or on a flaky link) dropping and calling
+    # again and again changed the host's status line (a live region) and seat boxes with each
+    # connection, "Bo (green) is away ..." / "Bo (green) is back." many times a second
+    net, yusuf, bo = _match_of_three()
+    host = net.host
+    redrawn: list[str] = []
+    host.on_change = redrawn.append
+    page = _online(online, host, "host")
+    lines = [page.status_line()]
+    for i in range(61):  # 1.2 s: Bo's connection cut and made again every 20 ms, cut last
+        net.now += 20
+        if i % 2 == 0:
+            net.cut("p2")
+        else:
+            net.connect("p2")
+        line = page.status_line()
+        if line != lines[-1]:
+            lines.append(line)
+    assert len(lines) <= 6, lines
+    # the last word (Bo gone) is shown at the page's next tick once due
+    net.now += 1000
+    host.show_held_presence(net.now)
+    assert host.here_shown == host.connected_seats() == ["yellow"]
+    assert page.status_line() == "Bo (green) is away (disconnected): the clock runs on their turns."
 
 
 def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_away(

@@ -477,9 +477,9 @@ class Online:
         room, t = self.room, self.room.table
         if t is None or t.over:
             return []
-        # a guest's: the host's word on who is here, changed at most once a second after a
-        # burst (a live region), and the match's online seats, not the latest lobby's
-        here = room.here_shown if self.role == "guest" else room.connected_seats()
+        # who is here as the room lets the table say it (at most once a second after a burst:
+        # a live region), and the match's online seats (a guest's: not the latest lobby's)
+        here = room.here_shown
         online = room.online_seats()
         return roomview.away_seats(t.active_seats(), online, here, self.own_seat())
 
@@ -1103,6 +1103,8 @@ class OnlineController(Controller):
             # the room learns that this page runs (and whether it is shown): a page that was
             # frozen or hidden does not flag the host's timeouts (docs/online.md)
             o.room.alive(now_ms(), hidden=str(document.visibilityState) == "hidden")
+        elif o is not None and o.role == "host":
+            o.room.show_held_presence(now_ms())
         if o is None or o.role != "guest" or o.room.connected or o.suspended:
             return  # (a tab that stepped aside is not waiting: its words are aside_words)
         # the host's time away goes on: its words change every 10 s (Home stays a click away)
