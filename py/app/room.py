@@ -41,6 +41,7 @@ from ludo import (
     auto_action,
     chance_outcomes,
     is_chance,
+    join_words,
     quote,
     rules_for,
     to_act,
@@ -2151,8 +2152,7 @@ def _seats_words(seats: list[str]) -> str:
     """Seats as a sentence's subject: "green and yellow are", "no seat is"."""
     if not seats:
         return "no seat is"
-    joined = seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + " and " + seats[-1]
-    return f"{joined} {'is' if len(seats) == 1 else 'are'}"
+    return f"{join_words(seats)} {'is' if len(seats) == 1 else 'are'}"
 
 
 def _game_words(rules: Any, options: Mapping[str, Any] | tuple[tuple[str, Any], ...]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ludo import RULESETS, name_of
+from ludo import RULESETS, join_words, name_of
 from net.record import Throw
 
 KIND_WORDS = {"online": "online", "person": "on the host's device", "computer": "computer"}
@@ -359,15 +359,11 @@ def away_text(names: Sequence[str]) -> str:
     turns time out); "" when nobody is."""
     if not names:
         return ""
-    who, verb = _joined(names), "is" if len(names) == 1 else "are"
+    who, verb = join_words(names), "is" if len(names) == 1 else "are"
     return f"{who} {verb} away (disconnected): the clock runs on their turns."
 
 
 def back_text(names: Sequence[str]) -> str:
     """The status line's words for seats ``away_seats`` gave that are connected again ("Bo
     (green)"): who is back, a whole sentence a screen reader reads once; "" when nobody is."""
-    return f"{_joined(names)} {'is' if len(names) == 1 else 'are'} back." if names else ""
-
-
-def _joined(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{join_words(names)} {'is' if len(names) == 1 else 'are'} back." if names else ""

@@ -44,14 +44,14 @@ from .notation import (
     record_to_json,
     replay,
 )
-from .rules.base import Choice, Scene, name_of
+from .rules.base import Choice, Scene, join_words, name_of
 
 __all__ = [
     "COLOURS", "RULESETS", "Action", "Choice", "IllegalAction", "LudoError", "NotationError",
     "Record", "Scene", "default_seats",
     "active_seats", "advance", "apply", "auto_action", "board", "chance_outcomes", "choices",
     "describe", "distinct_moves", "format_position", "format_record", "is_chance", "is_over",
-    "legal_actions", "move", "name_of", "new_game", "next_player", "parse_action",
+    "join_words", "legal_actions", "move", "name_of", "new_game", "next_player", "parse_action",
     "parse_position", "parse_record", "play", "position_from_json", "position_to_json",
     "quit_seat", "quote", "record_from_json", "record_to_json", "replay", "resolve", "roll",
     "rules_for", "scene", "seats_of", "timeout", "to_act", "winners",

@@ -407,7 +407,11 @@ def name_of(seat: str, names: Names | None = None) -> str:
 
 def join_names(seats: Sequence[str], names: Names | None = None) -> str:
     """"Red", "Red and Yellow", "Red, Green and Blue"."""
-    words = [name_of(s, names) for s in seats]
+    return join_words([name_of(s, names) for s in seats])
+
+
+def join_words(words: Sequence[str]) -> str:
+    """Words as a sentence lists them: "a", "a and b", "a, b and c" ("" for none)."""
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]

@@ -24,6 +24,7 @@ from .base import (
     SeatView,
     Stack,
     join_names,
+    join_words,
     name_of,
 )
 
@@ -356,10 +357,7 @@ def choices(rules: GilgitiRules, state: State) -> list[Choice]:
 
 
 def _values(values: list[Any]) -> str:
-    words = [str(v) for v in values]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return join_words([str(v) for v in values])
 
 
 def _token(colour: str, token: int, seat: str, names: Names) -> str:
