@@ -82,6 +82,14 @@ QUEUE_PER_SEAT = 2  # of which one seat may hold at most this many (its quit alw
 SYNC_INTERVAL_MS = 3000.0  # at most one sync per guest asking (resync, watch) in this time
 GUEST_SYNC_GAP_MS = 1000.0  # a guest reads at most one sync a connection in this time
 EARLY_TIMEOUT_MS = 5000.0  # a timeout this much before the guest's own deadline is flagged
+# A guest's action that the host has neither played nor refused this long after it was sent
+# (the connection up, the position unchanged) is chased: the guest asks for the record again,
+# which answers it either way. A host answers in well under a second (a roll waits at most
+# REVEAL_TIMEOUT_MS for reveals); one that said nothing left the guest's die "rolling", a
+# press sending nothing, until a reconnect or the seat's timeout (30 s by default).
+ANSWER_MS = 5000.0
+# After this many chases of one action unanswered, the guest is told over the board.
+CHASES_TOLD = 2
 # A gap this long between two moments this page ran (a message, a tick of its clock) means it
 # was suspended or throttled (a phone locked, a tab hidden): messages handled then, and within
 # this long after, may be a backlog, and deadlines worked out from them are not evidence.
@@ -1260,6 +1268,10 @@ class GuestRoom:
         # (position, action) of the person's last action sent, until the host's answer may
         # have been missed (a new connection, a sync, a refusal): the same again is not sent
         self.on_its_way: tuple[int, Any] | None = None
+        # when `on_its_way` was sent, or last chased (the page's time), and how often it was
+        # chased so far (ANSWER_MS)
+        self.asked_at: float | None = None
+        self.chases = 0
         self.notices: list[str] = []  # for the page: what the host refused or did wrong
         self.to_show: str | None = None  # the last notice the page shows over the board
         self.early_timeouts: dict[str, int] = {}  # seat -> timeouts the host played early
@@ -1358,6 +1370,32 @@ class GuestRoom:
         self.alive_at = now if self.alive_at is None else max(self.alive_at, now)
         if self.show_here(now):
             self.on_change("presence")  # a word on who is connected held back, now due
+        self.chase_answer(now)
+
+    def unanswered(self) -> bool:
+        """Whether this device's last action is still waiting for the host at the position it
+        was sent at (neither played nor refused, nor answered by a sync)."""
+        return self.connected and self.table is not None and self.on_its_way is not None \
+            and self.on_its_way[0] == self.table.version
+
+    def chase_answer(self, now: float) -> None:
+        """Ask for the record when the host has left our action unanswered ANSWER_MS (again
+        each ANSWER_MS: the host sends at most one sync a guest every SYNC_INTERVAL_MS); from
+        the CHASES_TOLD-th time the player is told, once for that action."""
+        if not self.unanswered():
+            return
+        if self.asked_at is None:  # sent before this page's clock first ran
+            self.asked_at = now
+        if now - self.asked_at < ANSWER_MS:
+            return
+        self.asked_at = now
+        self.chases += 1
+        self.ask_sync()
+        if self.chases == CHASES_TOLD and self.on_its_way is not None:
+            what = "roll" if self.on_its_way[1].get("type") == "roll" else "move"
+            seconds = round(CHASES_TOLD * ANSWER_MS / 1000)
+            self.notice(f"The host has not answered your {what} for {seconds} seconds: "
+                        "asked it for the game again.")
 
     @property
     def here_shown(self) -> list[str]:
@@ -1501,6 +1539,7 @@ class GuestRoom:
             # board in red after a roll that had worked
             return
         self.on_its_way = asked
+        self.asked_at, self.chases = self.alive_at, 0
         sent = self.sent.setdefault(self.table.version, [])
         sent.append(action.to_json())
         del sent[:-SENT_PER_VERSION]

@@ -471,6 +471,78 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     assert net.host.table.version > version
 
 
+def _to_yusufs_roll(net: Net, guest: GuestRoom, rnd: random.Random) -> None:
+    while net.host.table.seat_to_act != "yellow" or not net.host.table.rolling:
+        if net.host.table.seat_to_act == "red":
+            host_plays(net, rnd)
+        else:
+            guest.act(Action("roll") if guest.table.rolling
+                      else rnd.choice(legal_actions(guest.table.state)))
+            net.pump()
+            net.now += 100
+            guest.alive(net.now)
+
+
+def test_a_roll_the_host_never_answers_is_chased_and_the_die_comes_back(online: Any) -> None:
+    # a host that neither played nor refused a guest's roll (its page stuck, a message lost
+    # inside it) left the guest's die "rolling", pressing it sending nothing, until a
+    # reconnect or the seat's timeout: the guest asks for the record again after ANSWER_MS,
+    # and says so over the board the second time
+    from app.room import ANSWER_MS
+
+    net, guest = two_seats()
+    page, screen = page_of(online, guest, "guest")
+    _playing(online, page, guest, "guest")
+    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
+    page.drop_pending = lambda: None
+    rnd = random.Random(23)
+    _to_yusufs_roll(net, guest, rnd)
+    version = net.host.table.version
+    guest.alive(net.now)
+    assert page.act("yellow", Action("roll"))
+    net.queue.clear()  # the host's page never takes it up
+    assert page.die_state() == "rolling"
+    net.now += ANSWER_MS - 100
+    guest.alive(net.now)
+    assert not net.queue and page.die_state() == "rolling"  # not chased too soon
+    net.now += 100
+    guest.alive(net.now)
+    assert [kind for to, _, text in net.queue for kind in re.findall(r'"type":"(\w+)"', text)
+            ] == ["resync"]
+    net.queue.clear()  # that host ignores this too
+    net.now += ANSWER_MS
+    guest.alive(net.now)
+    assert guest.to_show == ("The host has not answered your roll for 10 seconds: asked it "
+                             "for the game again.")
+    net.pump()  # now it answers the second ask with the record
+    assert page.die_state() == "ready"
+    assert page.act("yellow", Action("roll"))  # the press goes again, and is played
+    net.pump()
+    assert net.host.table.version > version
+    for _ in range(3):  # answered: nothing more is asked
+        net.now += ANSWER_MS
+        guest.alive(net.now)
+    assert not net.queue
+
+
+def test_a_host_that_answers_is_never_chased() -> None:
+    # a whole match at the host's usual pace asks for no record and says nothing
+    net, guest = two_seats()
+    rnd = random.Random(31)
+    resyncs = 0
+    while not net.host.table.over:
+        guest.alive(net.now)
+        if net.host.table.seat_to_act == "red":
+            host_plays(net, rnd)
+            continue
+        guest.act(Action("roll") if guest.table.rolling
+                  else rnd.choice(legal_actions(guest.table.state)))
+        resyncs += sum('"type":"resync"' in text for _, _, text in net.queue)
+        net.pump()
+        net.now += 100
+    assert resyncs == 0 and guest.notices == []
+
+
 def _playing(module: Any, ctl: Any, room: Any, role: str) -> Any:
     """``ctl`` with a real Online for ``room``, at its table (page_of's stand-in has none of
     Online's methods)."""
