@@ -163,7 +163,7 @@ POSITION_ERRORS = [
     ("seats as text", _set("seats", "red"), "seats", "wrong type"),
     ("seats out of order", _set("seats", ["green", "red", "yellow", "blue"]), "seats",
      "clockwise order"),
-    ("seats twice", _set("seats", ["red", "red", "yellow", "blue"]), "seats", "twice"),
+    ("seats twice", _set("seats", ["red", "red", "yellow", "blue"]), "seats[1]", "twice"),
     ("one seat", _set("seats", ["red"]), "seats", "2 to 4"),
     ("tokens as a list", _set("tokens", []), "tokens", "wrong type"),
     ("tokens of a seat as text", _set("tokens.red", "yard"), "tokens.red", "list of squares"),

@@ -354,3 +354,24 @@ def test_a_line_past_the_limit_is_answered_before_its_rest_is_read():
     assert stdio(source, sink) == 0
     assert [json.loads(line) for line in sink.getvalue().splitlines()] == [{"error": TOO_LONG}]
     assert written_at == [1]
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_a_wrong_seats_entry_is_named_by_its_index(rules):
+    # "seats: a colour is listed twice" and "seats: must be a list of colours" (for one number
+    # among four colours) did not say which entry: a new request's and a position's seats
+    for seats, said in ((["red", 5], "seats[1]: 5 is not a colour; use red, green, yellow, "
+                         "blue"),
+                        (["red", "green", "red"], 'seats[2]: "red" is listed twice'),
+                        (["red", "purple"], 'seats[1]: unknown colour "purple"; use red, '
+                         "green, yellow, blue"),
+                        ("red", 'seats: expected a list, not "red"')):
+        with pytest.raises((LudoError, CliError)) as info:
+            answer({"command": "new", "rules": rules, "seats": seats})
+        assert str(info.value) == said
+    position = answer({"command": "new", "rules": rules, "players": 2})["position"]
+    bad = {**position, "seats": [position["seats"][0], None]}
+    with pytest.raises(NotationError) as info:
+        answer({"command": "legal", "position": bad})
+    assert str(info.value).startswith("position.seats[1]: null is not a colour"), \
+        str(info.value)

@@ -672,14 +672,17 @@ def rolled_event(seat: str, value: int | str, clock: bool = False) -> Event:
 
 def normalise_seats(seats: Any, min_players: int = 2, max_players: int = 4) -> tuple[str, ...]:
     """Check a seat list and put it in clockwise order."""
-    if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
+    if not isinstance(seats, list | tuple):
         raise NotationError("seats", "must be a list of colours")
-    unknown = [s for s in seats if s not in COLOUR_INDEX]
-    if unknown:
-        raise NotationError("seats",
-                            f"unknown colour {quote(unknown[0])}; use {', '.join(COLOURS)}")
-    if len(set(seats)) != len(seats):
-        raise NotationError("seats", "a colour is listed twice")
+    # a wrong entry is named by its index, as a record's actions are: in a list of four the
+    # program that wrote it is told which one
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, str) or seat not in COLOUR_INDEX:
+            problem = f"unknown colour {quote(seat)}" if isinstance(seat, str) \
+                else f"{quote(seat)} is not a colour"
+            raise NotationError(f"seats[{i}]", f"{problem}; use {', '.join(COLOURS)}")
+        if seat in seats[:i]:
+            raise NotationError(f"seats[{i}]", f"{quote(seat)} is listed twice")
     if not min_players <= len(seats) <= max_players:
         raise NotationError("seats", f"needs {min_players} to {max_players} players")
     return tuple(c for c in COLOURS if c in seats)
