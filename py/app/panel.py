@@ -392,8 +392,11 @@ def dice_html(scene: Scene, selected: str | None, enabled: bool = True) -> str:
     return "".join(chips)
 
 
-CHIP_WORDS = {"used": "played", "playable": "to play", "stranded": "stuck", "rolled": "rolled"}
-"""The word under a value chip (its label says the same to a screen reader)."""
+CHIP_WORDS = {"used": "played", "playable": "to play", "stranded": "not now", "rolled": "rolled"}
+"""The word under a value chip (its label says the same to a screen reader). A value with no
+legal move now is "not now", not "stuck": it is shown only while another value can be played
+(with none, the turn has gone back already), which may free it, and the seed's "stuck" is the
+turn going back (seed 003, "All or nothing")."""
 
 
 def details_seats_html(table: Table, scene: Scene) -> str:

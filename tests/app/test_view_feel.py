@@ -185,7 +185,7 @@ def test_value_chips_show_each_value_as_a_die_with_its_state() -> None:
     html = panel.dice_html(scene_, selected="3")
     assert html.count('class="mini-die"') == 4
     assert html.count(" disabled") == 2  # used and stranded cannot be picked
-    assert 'class="chip chip-stranded"' in html and 'aria-label="3, stuck"' in html
+    assert 'class="chip chip-stranded"' in html and 'aria-label="3, not now"' in html
     assert 'aria-pressed="true"' not in html  # a stranded value is never the picked one
     assert panel.dice_html(scene_, selected="crown").count('aria-pressed="true"') == 1
     # chips carry their value as choices name it; of two 6s the one left to play is pressed
@@ -209,7 +209,7 @@ def test_a_value_chips_name_holds_the_word_it_shows() -> None:
     html = panel.dice_html(told, selected="5")
     assert '>chosen<' in html and 'aria-label="5, to play, chosen"' in html
     assert 'aria-label="2, played"' in html  # the word shown is already in the label
-    assert 'aria-label="6, no legal move now, stuck"' in html
+    assert 'aria-label="6, no legal move now, not now"' in html
     for chip in re.findall(r"<button.*?</button>", html):
         shown = re.search(r'class="chip-state"[^>]*>([^<]*)<', chip).group(1)
         assert shown in re.search(r'aria-label="([^"]*)"', chip).group(1), chip
@@ -757,3 +757,31 @@ def test_a_pickers_name_keeps_a_blocks_size_apart_from_the_value_played() -> Non
     for name, choice in zip(names, picks, strict=True):
         assert f"in a block of 2 with {choice.value}" not in name, name
         assert name.startswith(f"{pieces['red-0'].label}, with the {choice.value}: "), name
+
+
+def test_a_value_with_no_move_yet_is_not_called_stuck_while_the_turn_goes_on() -> None:
+    """Seed 003: "If you get stuck with a value that has no legal move, the entire turn is
+    rolled back". A chip with no legal move *now* is only ever shown while another value can
+    still be played (with none, the turn has already gone back), and playing that one may free
+    it: a 1 waits for the 6 that brings a token out. Under the chip "stuck", in red, told a
+    player the turn was lost when it was not; it says "not now", as its name and the prompt
+    ("no move for 1 now") do."""
+    data = {"format": "courtyard-ludo/position", "version": 1, "rules": "gilgiti",
+            "seats": list(COLOURS), "teams": False, "turn": "red", "phase": "move",
+            "rolled": [6, 1], "unplayed": [1, 6],
+            "tokens": {c: ["yard"] * 4 for c in COLOURS},
+            "turn_start": {c: ["yard"] * 4 for c in COLOURS}, "resting": [],
+            "timeouts": {c: 0 for c in COLOURS}, "quit": None, "winners": [],
+            "rng": "00000000000000aa"}
+    state = parse_position(json.dumps(data))
+    shown = scene(state)
+    assert [d.state for d in shown.dice] == ["playable", "stranded"]
+    html = panel.dice_html(shown, None)
+    assert "stuck" not in html
+    assert 'aria-label="1, not now: no legal move with it at the moment"' in html
+    words = re.findall(r'class="chip-state"[^>]*>([^<]*)<', html)
+    assert words == ["to play", "not now"]
+    # and the 1 is playable once the 6 has brought a token out: the turn was never stuck
+    after, _ = apply(state, Action("move", token=0, value=6))
+    assert after.phase == "move" and [d.state for d in scene(after).dice] == ["used",
+                                                                             "playable"]

@@ -325,3 +325,94 @@ def test_two_crowns_come_exactly_when_a_carrier_throws_a_crown_straight_after_an
                 after_choice_move = False
     # the runs this test is about did come up
     assert choices_seen > 50 and third_crowns > 5, (choices_seen, third_crowns)
+
+
+def ref_plays(data: dict[str, Any], face: Any) -> list[tuple[str, int]]:
+    """Every man of the seat to act that may play ``face``, read from the seed apart from the
+    engine: ``("carry", t)`` for a carrier moving his double, ``("off", t)`` for a rider
+    moving off alone, ``("move", t)`` otherwise.
+
+    A carrier's double goes onto an empty space or a track space held by one opponent (sent to
+    balk), never onto the home crown; a rider moves off onto an empty space or his home crown;
+    any other man onto an empty space, his home crown, or a track space held by one opponent
+    (a double); a man left in another colour's column moves only once all his owner's other
+    men are home (men left waiting too do not count). While a double can move, only its moves
+    are legal."""
+    turn = data["turn"]
+    men = data["men"][turn]
+    held = Counter(p for places in data["men"].values() for p in places
+                   if p not in ("balk", "home"))
+    owner = {p: c for c, places in data["men"].items() for p in places
+             if p not in ("balk", "home")}
+    carriers = {d["carrier"][1] for d in data["doubles"] if d["carrier"][0] == turn}
+    riders = {d["rider"][1] for d in data["doubles"] if d["rider"][0] == turn}
+
+    def waiting(place: Any) -> bool:
+        return isinstance(place, str) and "-lane-" in place and \
+            not place.startswith(f"{turn}-lane-")
+
+    free = all(p == "home" or waiting(p) for p in men)
+    carry, others = [], []
+    for t, place in enumerate(men):
+        dest = ref_dest(turn, place, face)
+        if dest is None:
+            continue
+        empty = held[dest] == 0
+        one_opponent = isinstance(dest, int) and held[dest] == 1 and owner[dest] != turn
+        if t in carriers:
+            if dest != "home" and (empty or one_opponent):
+                carry.append(("carry", t))
+        elif t in riders:
+            if dest == "home" or empty:
+                others.append(("off", t))
+        elif (free or not waiting(place)) and (dest == "home" or empty or one_opponent):
+            others.append(("move", t))
+    return carry or others
+
+
+def test_every_throw_offers_exactly_the_moves_an_independent_reading_of_the_seed_allows():
+    """Completeness, which the checks above leave open (they follow the move played): at every
+    throw, the men that may move are exactly those :func:`ref_plays` finds, "stay on top" is
+    offered exactly when every move is a rider moving off ("when he pleases"), and a throw is
+    lost only when the reference has no move for it either: a throw lost while the seed allows
+    a move would cheat the player of it. Crown-heavy dice, quits and timeouts, all seatings."""
+    faces = (1, 2, 3, 4, "feather") + ("crown",) * 3
+    seatings = (("red", "yellow"), ("red", "green", "yellow"), ("green", "blue"),
+                ("red", "green", "yellow", "blue"))
+    rnd = random.Random(2026)
+    throws = lost = stays = doubles_seen = 0
+    for game in range(48):
+        state = R.new_game(seatings[game % len(seatings)], game)
+        for _ in range(3000):
+            if state.phase == "over":
+                break
+            data = position_to_json(state)
+            doubles_seen += bool(data["doubles"])
+            if state.phase == "roll":
+                face = rnd.choice(faces)
+                after, events = apply(state, Action("roll", value=face))
+                throws += 1
+                if any(e["type"] == "no_move" for e in events):
+                    lost += 1
+                    assert ref_plays(data, face) == [], (data, face, events)
+                state = after
+                continue
+            if state.phase == "move":
+                want = ref_plays(data, data["die"])
+                legal = legal_actions(state)
+                assert sorted(a.token for a in legal if a.type == "move") == \
+                    sorted(t for _, t in want), (data, want, legal)
+                stay = any(a.type == "stay" for a in legal)
+                assert stay == (bool(want) and all(kind == "off" for kind, _ in want)), data
+                stays += stay
+            roll_of_the_dice = rnd.random()
+            if roll_of_the_dice < 0.01:
+                action = Action("quit", seat=rnd.choice(active_seats(state)))
+            elif roll_of_the_dice < 0.03:
+                action = Action("timeout")
+            else:
+                action = rnd.choice(legal_actions(state))
+            state = apply(state, R.resolve(state, action))[0]
+    # the cases this test is about did come up
+    assert throws > 3000 and lost > 200 and stays > 20 and doubles_seen > 1000, \
+        (throws, lost, stays, doubles_seen)

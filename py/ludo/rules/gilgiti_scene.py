@@ -265,7 +265,8 @@ def dice(rules: GilgitiRules, state: State) -> tuple[DieView, ...]:
         elif v in playable:
             views.append(DieView(v, f"{v}, to play", "playable"))
         else:
-            views.append(DieView(v, f"{v}, no legal move now", "stranded"))
+            views.append(DieView(v, f"{v}, not now: no legal move with it at the moment",
+                                 "stranded"))
     return tuple(views)
 
 
