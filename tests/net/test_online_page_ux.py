@@ -450,14 +450,7 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     # the guest asked for the record (messages were lost, the host never played it), pressing
     # again sends it, or the match stood still for that seat
     net, guest = two_seats()
-    rnd = random.Random(19)
-    while net.host.table.seat_to_act != "yellow" or not net.host.table.rolling:
-        if net.host.table.seat_to_act == "red":
-            host_plays(net, rnd)
-        else:
-            guest.act(Action("roll") if guest.table.rolling
-                      else rnd.choice(legal_actions(guest.table.state)))
-            net.pump()
+    _to_yusufs_roll(net, guest, random.Random(19))
     version = net.host.table.version
     guest.act(Action("roll"))
     net.queue.clear()  # lost on the way
@@ -471,7 +464,18 @@ def test_an_action_whose_answer_was_lost_can_be_sent_again_after_a_sync() -> Non
     assert net.host.table.version > version
 
 
+def _guest_at_the_die(online: Any, guest: GuestRoom) -> Any:
+    """The guest's page at its table, its die drawn as ready whenever the table lets it roll
+    (the page's die_state then says whether the roll is on its way)."""
+    page, _ = page_of(online, guest, "guest")
+    _playing(online, page, guest, "guest")
+    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
+    page.drop_pending = lambda: None
+    return page
+
+
 def _to_yusufs_roll(net: Net, guest: GuestRoom, rnd: random.Random) -> None:
+    """Play on (the host's seat at random, the guest's too) until Yusuf (yellow) is to roll."""
     while net.host.table.seat_to_act != "yellow" or not net.host.table.rolling:
         if net.host.table.seat_to_act == "red":
             host_plays(net, rnd)
@@ -491,10 +495,7 @@ def test_a_roll_the_host_never_answers_is_chased_and_the_die_comes_back(online: 
     from app.room import ANSWER_MS
 
     net, guest = two_seats()
-    page, screen = page_of(online, guest, "guest")
-    _playing(online, page, guest, "guest")
-    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
-    page.drop_pending = lambda: None
+    page = _guest_at_the_die(online, guest)
     rnd = random.Random(23)
     _to_yusufs_roll(net, guest, rnd)
     version = net.host.table.version
@@ -624,10 +625,7 @@ def test_a_guests_die_shows_its_roll_on_its_way_until_the_host_answers(online: A
     # longer on a slow network), as if the press had not been taken; a press meanwhile
     # still sends nothing (the double-press guard)
     net, guest = two_seats()
-    page, screen = page_of(online, guest, "guest")
-    _playing(online, page, guest, "guest")
-    page.die = types.SimpleNamespace(state=lambda: "ready", turn_passed=lambda: None)
-    page.drop_pending = lambda: None
+    page = _guest_at_the_die(online, guest)
     rnd = random.Random(29)
     rolls = 0
     while rolls < 3:
