@@ -13,6 +13,10 @@ page. Nothing but these tests serves the game anywhere but at the root of its ow
   tells neither its pages nor the site's at the root of a failed install, and `?sw=off` removes
   this copy's worker and caches only, not a worker of the site above it. Caches named the older
   way (without their scope) are deleted by the copy they belong to, and by no other.
+- The two copies keep their own storage (app.storekeys): a game started in one is not offered
+  in the other, and a tab of each plays its own game (a second tab of the same copy still takes
+  the table). A game saved before keys had a folder is copied once into a folder's own keys:
+  resumed there, and not brought back once that copy's save is gone.
 - The folder's address without its final "/" (a host that serves the page there instead of
   redirecting): the page goes to the folder's address before loading anything else, and a host
   that takes the "/" away again does not make it loop.
@@ -348,5 +352,107 @@ def test_the_folder_without_its_slash_and_sw_off_leave_other_copies_alone(
         looping.wait_for_timeout(1000)
         assert host.paths[asked:].count(LOOPING.rstrip("/")) == 2
         assert looping.url == host.url + LOOPING.rstrip("/")
+    finally:
+        context.close()
+
+
+# The folders' own keys for the saved game (app.storekeys), and the unscoped one of before.
+SAVE = "courtyard-ludo/save"
+FOLDER_SAVE = f"courtyard-ludo@{FOLDER}#save"
+OTHER_SAVE = f"courtyard-ludo@{OTHER}#save"
+NO_WORKER = "?auto_delay=0&sw=off"  # (these tests are about storage: no worker to install)
+
+
+def open_copy(context: BrowserContext, folder: str, host: StaticHost,
+              errors: list[str]) -> Page:
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(host.url + folder + NO_WORKER)
+    wait_ready(page)
+    return page
+
+
+def plays(page: Page) -> bool:
+    """The tab plays its game: it has not stepped aside for another tab."""
+    page.wait_for_timeout(500)  # (a storage event from another tab would have come by now)
+    return page.is_hidden("#tab-banner")
+
+
+def test_copies_in_two_folders_keep_their_own_game_and_tabs(
+        browser: Browser, host: StaticHost) -> None:
+    context: BrowserContext = browser.new_context()
+    errors: list[str] = []
+    try:
+        # A game in the release's folder, saved as it is played.
+        release = open_copy(context, FOLDER, host, errors)
+        release.check("input[name='rules'][value='classic']")
+        release.click("#btn-start")
+        release.wait_for_selector("#screen-table:not([hidden])")
+        for _ in range(3):
+            roll_and_move(release)
+        position = release.evaluate("window.ludo.position()")
+        assert release.evaluate(f"localStorage.getItem('{SAVE}')") is None
+
+        # The preview's copy does not offer to resume it, and does not take its table: a tab
+        # of each plays its own game, with its own settings.
+        preview = open_copy(context, OTHER, host, errors)
+        assert preview.is_visible("#screen-home") and preview.is_hidden("#resume-box")
+        assert preview.is_checked("input[name='rules'][value='courtyard']")
+        assert plays(release)
+        preview.click("#btn-start")
+        preview.wait_for_selector("#screen-table:not([hidden])")
+        roll_and_move(preview)
+        assert plays(release) and plays(preview)
+        assert json.loads(preview.evaluate("window.ludo.position()"))["rules"] == "courtyard"
+        assert release.evaluate("window.ludo.position()") == position
+        roll_and_move(release)  # (it plays on)
+        position = release.evaluate("window.ludo.position()")
+
+        # A second tab of the same copy still takes the table from the first; the other
+        # copy's tab plays on.
+        second = open_copy(context, FOLDER, host, errors)
+        release.wait_for_selector("#tab-banner:not([hidden])")
+        assert plays(preview)
+        second.wait_for_selector("#screen-table:not([hidden])")  # (where the game was left)
+        assert second.evaluate("window.ludo.position()") == position
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_folder_copies_the_unscoped_save_of_before_once(
+        browser: Browser, host: StaticHost) -> None:
+    context: BrowserContext = browser.new_context()
+    errors: list[str] = []
+    try:
+        # A game in progress, saved the way every copy saved it before keys had a folder.
+        release = open_copy(context, FOLDER, host, errors)
+        release.click("#btn-start")
+        release.wait_for_selector("#screen-table:not([hidden])")
+        for _ in range(3):
+            roll_and_move(release)
+        position = release.evaluate("window.ludo.position()")
+        saved = release.evaluate(f"localStorage.getItem('{FOLDER_SAVE}')")
+        assert saved
+        release.close()
+        root = context.new_page()
+        root.goto(host.url + "/")
+        root.evaluate("([key, value]) => localStorage.setItem(key, value)", [SAVE, saved])
+
+        # The preview's copy, upgraded, opens it from its own key, at the table it was left at.
+        preview = open_copy(context, OTHER, host, errors)
+        preview.wait_for_selector("#screen-table:not([hidden])")
+        assert preview.evaluate("window.ludo.position()") == position
+        assert preview.evaluate(f"localStorage.getItem('{OTHER_SAVE}')") == saved
+
+        # Its save removed (as a damaged game's is): the unscoped one, still there for an older
+        # copy, does not come back. (Removed once the page is closed: it saves as it goes.)
+        preview.close()
+        root.evaluate(f"localStorage.removeItem('{OTHER_SAVE}')")
+        preview = open_copy(context, OTHER, host, errors)
+        assert preview.is_visible("#screen-home") and preview.is_hidden("#resume-box")
+        assert preview.evaluate(f"localStorage.getItem('{OTHER_SAVE}')") is None
+        assert root.evaluate(f"localStorage.getItem('{SAVE}')") == saved
+        assert errors == []
     finally:
         context.close()

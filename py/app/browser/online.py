@@ -14,7 +14,8 @@ own state (the host's match and chains, or a guest's secret, name and chains) is
 the same seat. Beside it, ``courtyard-ludo/hostkey/<role>/<id>`` holds the host's private key (on
 the host's device) or the fingerprint of that key from the link the guest joined by (on a
 guest's): see :mod:`net.hostkey` and docs/online.md, "Host authentication". A local game's save
-is never touched by online play.
+is never touched by online play. (These are names: a copy of the app in a folder stores them
+under keys of its own, :mod:`app.storekeys`; so is the handover channel named.)
 
 The room link is ``<page>#room=<id>&host=<fingerprint>``. A link without the fingerprint (made
 before the host proved its key) is refused with a message: nothing could tell its host from
@@ -564,7 +565,7 @@ class OnlineController(Controller):
         it read the room a moment before, and that tab may have played on meanwhile, a
         rematch's claim among what it did (docs/online.md, "Rematch")."""
         o = self.online
-        key, value = text_of(event.key), text_of(event.newValue)
+        key, value = storage.name_of(event), text_of(event.newValue)  # (this copy's names)
         if o is None or key not in (SESSION_KEY, _room_key(o.role, o.id)):
             return
         if o.suspended:
@@ -670,7 +671,8 @@ class OnlineController(Controller):
         on(el("dlg-leave"), "close", self.on_leave_closed)
         on(window, "storage", self.on_room_storage)
         try:  # (before the table is claimed below: a tab stepping aside for it may send)
-            self.channel = window.BroadcastChannel.new(HANDOVER_CHANNEL)
+            # (named for this copy's folder, as its storage is: not another copy's tabs)
+            self.channel = window.BroadcastChannel.new(storage.key_of(HANDOVER_CHANNEL))
             on(self.channel, "message", self.on_handover)
         except Exception as exc:  # noqa: BLE001 - without it, a refused save is not handed over
             window.console.warn(f"no channel between tabs: {exc}")

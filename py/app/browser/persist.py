@@ -98,7 +98,7 @@ class Persist:
 
     def on_storage(self, event: Any) -> None:
         """Another tab wrote: step aside if it took the table, follow its saves."""
-        key, value = text_of(event.key), text_of(event.newValue)
+        key, value = storage.name_of(event), text_of(event.newValue)  # (this copy's names)
         if key == OWNER_KEY and value is not None and value != self.tab_id:
             self.step_aside()
         elif key == SAVE_KEY and self.passive:

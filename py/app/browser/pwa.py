@@ -50,6 +50,7 @@ from typing import Any
 from pyscript import document, window
 from pyscript.ffi import is_none
 
+from . import storage
 from .dom import Timeout, keep, on
 from .dom import el as _el
 from .dom import js as _js
@@ -247,13 +248,9 @@ class Pwa:
         # and no offline copy at all, which the player would only find out offline.
         first_install = is_none(window.navigator.serviceWorker.controller)
         version = str(getattr(data, "version", ""))
-        try:
-            storage = window.localStorage
-            if str(storage.getItem(NO_ROOM_KEY)) == version:
-                return
-            storage.setItem(NO_ROOM_KEY, version)
-        except Exception:  # noqa: BLE001 - storage refused: tell the player, every time then
-            pass
+        if storage.get(NO_ROOM_KEY) == version:
+            return
+        storage.put(NO_ROOM_KEY, version)  # (refused: this tab remembers it, a new tab tells)
         self.show_no_room(first_install)
 
     def show_no_room(self, first_install: bool = False) -> None:

@@ -1,21 +1,71 @@
-"""localStorage that never breaks the game.
+"""localStorage that never breaks the game, and that is this copy of the app's own.
 
 Storage can be full, or blocked outright (some private modes throw on the
 mere access to ``window.localStorage``).  Every call here catches that: reads
 fall back to what this tab wrote, writes report failure by returning False,
 so the controller can warn the player and play on.
+
+The page names what it stores as it always did (``courtyard-ludo/save``); each name is stored
+under a key of the page's scope, its folder (:mod:`app.storekeys`): at the origin's root the
+name itself, in a folder a key that copies of the app in other folders never read. The first
+use here moves a copy in a folder onto its keys (storekeys.unscoped_copies).
 """
 
 from __future__ import annotations
 
-from pyscript import window
+from typing import Any
+
+from pyscript import document, window
 from pyscript.ffi import is_none
 
-_memory: dict[str, str] = {}  # what this tab wrote, for when the browser's storage fails
+from .. import storekeys
+
+_memory: dict[str, str] = {}  # what this tab wrote (by stored key), for when storage fails
+_scope: str | None = None  # this page's, once known (scope())
 
 
-def get(key: str) -> str | None:
+def scope() -> str:
+    """The page's scope: the path of its folder (``/`` at the origin's root)."""
+    global _scope
+    if _scope is None:
+        _scope = storekeys.page_scope(str(window.URL.new(document.baseURI).pathname))
+        _copy_unscoped(_scope)
+    return _scope
+
+
+def _copy_unscoped(page_scope: str) -> None:
+    """Once per copy in a folder: what copies stored before keys had a scope, copied onto its
+    own keys (a game in progress is not lost by the upgrade)."""
+    try:
+        store = window.localStorage
+        stored: dict[str, str] = {}
+        for index in range(int(store.length)):
+            key = store.key(index)
+            if not is_none(key):
+                value = store.getItem(key)
+                if not is_none(value):
+                    stored[str(key)] = str(value)
+        for key, value in storekeys.unscoped_copies(page_scope, stored):
+            store.setItem(key, value)  # the record of it first: if refused, nothing is copied
+    except Exception:  # noqa: BLE001 - blocked or full: this copy starts without them
+        pass
+
+
+def key_of(name: str) -> str:
+    """The key ``name`` is stored under, or the name of this copy's channel ``name``."""
+    return storekeys.stored_key(scope(), name)
+
+
+def name_of(event: Any) -> str | None:
+    """The name a storage event's key stands for in this copy; None if it is not this copy's
+    (another copy's, or ``clear()``)."""
+    key = event.key
+    return None if is_none(key) else storekeys.name_of(scope(), str(key))
+
+
+def get(name: str) -> str | None:
     """The stored text, or None."""
+    key = key_of(name)
     try:
         value = window.localStorage.getItem(key)
     except Exception:  # blocked storage
@@ -23,8 +73,9 @@ def get(key: str) -> str | None:
     return None if is_none(value) else str(value)
 
 
-def put(key: str, value: str) -> bool:
+def put(name: str, value: str) -> bool:
     """Store ``value``; False if the browser refused (it is kept in memory meanwhile)."""
+    key = key_of(name)
     _memory[key] = value
     try:
         window.localStorage.setItem(key, value)
@@ -33,8 +84,9 @@ def put(key: str, value: str) -> bool:
     return True
 
 
-def remove(key: str) -> None:
-    """Forget ``key`` (quietly, if storage is blocked)."""
+def remove(name: str) -> None:
+    """Forget ``name`` (quietly, if storage is blocked)."""
+    key = key_of(name)
     _memory.pop(key, None)
     try:
         window.localStorage.removeItem(key)
@@ -43,14 +95,15 @@ def remove(key: str) -> None:
 
 
 def keys(prefix: str) -> list[str]:
-    """The stored keys that start with ``prefix`` (this tab's own too, if storage fails)."""
-    found = {key for key in _memory if key.startswith(prefix)}
+    """The stored names that start with ``prefix`` (this tab's own too, if storage fails)."""
+    start = key_of(prefix)  # (a name's key starts with its prefix's key)
+    found = {key for key in _memory if key.startswith(start)}
     try:
         store = window.localStorage
         for index in range(int(store.length)):
             key = store.key(index)
-            if not is_none(key) and str(key).startswith(prefix):
+            if not is_none(key) and str(key).startswith(start):
                 found.add(str(key))
     except Exception:  # blocked storage
         pass
-    return sorted(found)
+    return sorted(prefix + key[len(start):] for key in found)
