@@ -404,6 +404,29 @@ def test_back_to_home_is_where_the_page_opens_next_time(table: Page) -> None:
     table.wait_for_selector("#screen-table:not([hidden])")
 
 
+def test_back_to_home_shows_home_from_its_top(table: Page) -> None:
+    """Back from the table shows Home from its top, as the Home button does: the note that a
+    game is in progress (with Resume game) and the focused heading in view. The browser's own
+    scroll restoration put Home back where it was left when Start game was pressed, at the
+    foot of the form (888 px down on a phone), below both."""
+    table.goto(table.url.split("#")[0] + "#home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    start_game(table, ["red", "green"])
+    table.goto(table.url.split("#")[0] + "#home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert table.evaluate("window.scrollY") > 200  # the form is longer than the view
+    # pressed where Home was left (as the Start button, kept in view at the foot of the form)
+    table.evaluate("document.getElementById('btn-resume').click()")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    table.go_back()
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.wait_for_timeout(300)  # any scroll the browser restores has happened
+    assert table.evaluate("window.scrollY") == 0
+    assert table.evaluate("document.activeElement.id") == "home-title"
+    expect(table.locator("#btn-resume")).to_be_in_viewport()
+
+
 def test_off_the_table_only_a_persons_turn_is_said(browser: Browser, server_url: str) -> None:
     """At Home while computers play on, the announcer does not say each of their moves ending
     "Tap the die" (no die there); it says once that the turn came to the person here."""

@@ -100,6 +100,10 @@ class Controller:
                 ("skip", "click", self.on_skip)):
             on(el(target), event, handler)
         on(window, "hashchange", lambda e: self.route())
+        # route() shows each screen from its top; the browser's own restoring of a history
+        # entry's scroll came after it on Back and Forward, and put Home where it was left
+        # (at the foot of its form, below the note of a game in progress and the focus)
+        window.history.scrollRestoration = "manual"
         on(window, "pagehide", lambda e: self.save())
         on(window, "storage", self.persist.on_storage)
         on(window, "resize", lambda e: self.draw())
