@@ -219,6 +219,9 @@ class Controller:
         table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
                           turn_seconds=self.turn_seconds)
         self.seat_table(table, table.sole_person())
+        # a handover too: Start game or Rematch pressed twice (Enter 50-150 ms apart) rolled
+        # the first die with the second press, on the die once the table took the focus
+        self.die.turn_passed()
         self.save()
         later(lambda: self._show_new(table))
 
