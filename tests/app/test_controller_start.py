@@ -55,3 +55,35 @@ def test_a_second_press_of_start_or_rematch_does_not_roll_in_the_new_game(
     assert not ctl.die.gate.press(now[0])
     now[0] = ctl.die.gate.open_at  # the handover over, and the presses paused: a press rolls
     assert ctl.die.state() == "ready" and ctl.die.gate.press(now[0])
+
+
+def test_a_second_press_of_resume_does_not_roll(modules: tuple[Any, Any],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resume game (or the rules' Back to the game) pressed twice, Enter 80 ms apart, rolled
+    with the second press as the table came: 0 actions, then 2 (a 6 and its move). The table
+    shown again opens with the die's handover, as a new game does."""
+    controller, dicebox = modules
+    now = [50_000.0]
+    monkeypatch.setattr(dicebox, "clock_ms", lambda: now[0])
+    monkeypatch.setattr(dicebox, "Timeout", lambda *a, **kw: None)
+    monkeypatch.setattr(controller, "show_only", lambda *a: None)
+    page = types.SimpleNamespace(location=types.SimpleNamespace(hash="#home"),
+                                 history=mock.MagicMock(), scrollTo=lambda *a: None)
+    monkeypatch.setattr(controller, "window", page)
+    ctl = controller.Controller.__new__(controller.Controller)
+    ctl.table = controller.Table.new("royal", ("red", "green"), 5, 0.0, timer=False)
+    ctl.table.session.screen = "home"
+    ctl.page_shown = "home"
+    ctl.save = ctl.draw = ctl.leave_other_screens = lambda *a: None
+    ctl.focus_page = lambda page_shown: None
+    ctl.die = dicebox.DieInput(1200, lambda: ctl.table.seat_to_act, lambda: None,
+                               lambda: None, lambda: None)
+    assert ctl.die.state() == "ready"  # at Home, long after the last turn passed
+    page.location.hash = "#table"
+    ctl.route()
+    assert ctl.page_shown == "table" and ctl.die.state() == "wait"
+    now[0] += 80
+    assert not ctl.die.gate.press(now[0])
+    page.location.hash = "#rules"
+    ctl.route()
+    assert ctl.page_shown == "rules"

@@ -275,6 +275,8 @@ class Controller:
         if changed:  # another screen starts at its top, not mid-board
             self.page_shown = page
             window.scrollTo(0, 0)
+            if page == "table":  # a handover: Resume game pressed twice rolled at once
+                self.die.turn_passed()
         self.draw()
         if changed:
             self.focus_page(page)
