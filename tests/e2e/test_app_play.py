@@ -346,6 +346,14 @@ def test_back_from_the_table_closes_its_dialogs(table: Page) -> None:
     table.select_option("#quit-seat", "red")
     table.click("#quit-confirm")
     table.locator("#dlg-winner").wait_for(state="visible")
+    # the focus opens on the dialog's heading, not on Home: an Enter meant for the die or a
+    # token (pressed as the last move played) took the player Home within 50 ms, unseen
+    assert table.evaluate("document.activeElement.id") == "winner-title"
+    table.keyboard.press("Enter")
+    table.wait_for_timeout(200)
+    assert table.evaluate("document.getElementById('dlg-winner').open")
+    table.keyboard.press("Tab")
+    assert table.evaluate("document.activeElement.id") == "winner-home"
     table.go_back()
     table.wait_for_selector("#screen-home:not([hidden])")
     table.wait_for_function("!document.getElementById('dlg-winner').open")
@@ -402,6 +410,29 @@ def test_back_to_home_is_where_the_page_opens_next_time(table: Page) -> None:
     assert table.is_visible("#screen-home") and not table.url.endswith("#table")
     table.click("#btn-resume")
     table.wait_for_selector("#screen-table:not([hidden])")
+
+
+def test_back_to_home_shows_home_from_its_top(table: Page) -> None:
+    """Back from the table shows Home from its top, as the Home button does: the note that a
+    game is in progress (with Resume game) and the focused heading in view. The browser's own
+    scroll restoration put Home back where it was left when Start game was pressed, at the
+    foot of the form (888 px down on a phone), below both."""
+    table.goto(table.url.split("#")[0] + "#home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    start_game(table, ["red", "green"])
+    table.goto(table.url.split("#")[0] + "#home")
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert table.evaluate("window.scrollY") > 200  # the form is longer than the view
+    # pressed where Home was left (as the Start button, kept in view at the foot of the form)
+    table.evaluate("document.getElementById('btn-resume').click()")
+    table.wait_for_selector("#screen-table:not([hidden])")
+    table.go_back()
+    table.wait_for_selector("#screen-home:not([hidden])")
+    table.wait_for_timeout(300)  # any scroll the browser restores has happened
+    assert table.evaluate("window.scrollY") == 0
+    assert table.evaluate("document.activeElement.id") == "home-title"
+    expect(table.locator("#btn-resume")).to_be_in_viewport()
 
 
 def test_off_the_table_only_a_persons_turn_is_said(browser: Browser, server_url: str) -> None:

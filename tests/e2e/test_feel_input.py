@@ -170,6 +170,8 @@ def test_rapid_presses_never_roll_for_the_next_player(table: Page, how: str,
     passes = 0
     for _ in range(6):
         start_game(table, ["red", "yellow"])
+        # a new game opens with the handover too (its presses would keep the die closed)
+        table.wait_for_function("document.getElementById('die').classList.contains('ready')")
         table.focus("#die")
 
         def press() -> None:

@@ -100,6 +100,10 @@ class Controller:
                 ("skip", "click", self.on_skip)):
             on(el(target), event, handler)
         on(window, "hashchange", lambda e: self.route())
+        # route() shows each screen from its top; the browser's own restoring of a history
+        # entry's scroll came after it on Back and Forward, and put Home where it was left
+        # (at the foot of its form, below the note of a game in progress and the focus)
+        window.history.scrollRestoration = "manual"
         on(window, "pagehide", lambda e: self.save())
         on(window, "storage", self.persist.on_storage)
         on(window, "resize", lambda e: self.draw())
@@ -215,6 +219,9 @@ class Controller:
         table = Table.new(rules, seats, None, now_ms(), names, players, timer, options,
                           turn_seconds=self.turn_seconds)
         self.seat_table(table, table.sole_person())
+        # a handover too: Start game or Rematch pressed twice (Enter 50-150 ms apart) rolled
+        # the first die with the second press, on the die once the table took the focus
+        self.die.turn_passed()
         self.save()
         later(lambda: self._show_new(table))
 
@@ -268,6 +275,8 @@ class Controller:
         if changed:  # another screen starts at its top, not mid-board
             self.page_shown = page
             window.scrollTo(0, 0)
+            if page == "table":  # a handover: Resume game pressed twice rolled at once
+                self.die.turn_passed()
         self.draw()
         if changed:
             self.focus_page(page)

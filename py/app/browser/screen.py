@@ -232,9 +232,9 @@ class Screen:
                    away: Collection[str] = ()) -> None:
         """Everything the table screen shows. ``die_state``: "ready" (it rolls), "wait" (the
         handover after the turn passed: it looks disabled, and is) or "off". ``quit_label``:
-        the Quit button's words, if not the rule set's ("Quit game", Gilgiti's "Leave game").
-        ``away``: the seats whose player plays online and is not connected (their box and
-        their line in the seat list say so)."""
+        the Quit button's words, if not the rule set's ("Quit game", Gilgiti's "Leave game"),
+        which is hidden once the game is over. ``away``: the seats whose player plays online
+        and is not connected (their box and their line in the seat list say so)."""
         el("table-area").classList.remove("idle")
         # a game that is over: no "Next", no hint, no clock (their reserved lines left a gap
         # under "Winner:")
@@ -249,6 +249,9 @@ class Screen:
         label = quit_label or table.leave.button
         if str(el("btn-quit").textContent) != label:
             el("btn-quit").textContent = label
+        # a finished game has nothing to quit (on_quit does nothing): no button that answers
+        # nothing; an online spectator's Leave the room (quit_label) still leaves the room
+        el("btn-quit").hidden = table.over and quit_label is None
         self._write("die-hint", panel.prompt_html(prompt))
         pieces = {p.id: p for s in scene.stacks for p in s.pieces} if picker else None
         cells = {c.id: c for c in scene.board.cells} if picker else None
