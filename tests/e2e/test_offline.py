@@ -160,6 +160,10 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     page.goto(server_url + FAST)
     wait_ready(page)
     wait_controlled(page)
+    # the install screen says the offline copy is ready (it only ever said, as the seed's
+    # sentence does, "Open the game online once to prepare offline play", also when done)
+    page.wait_for_function("document.getElementById('offline-ready').textContent"
+                           ".startsWith('This device is ready')", timeout=5000)
     # Everything the page loaded online is precached (sw.js is the worker itself).
     precached = precached_urls(server_url)
     loaded = {u.split("?")[0] for u in page.requests if same_origin(u, server_url)}
@@ -198,6 +202,9 @@ def test_first_visit_then_play_a_game_offline_and_open_a_second_tab(
     second.goto(server_url + "?room=abc123&auto_delay=0#home")
     wait_ready(second)
     assert second.is_visible("#screen-home") and second.is_visible("#net-status")
+    second.wait_for_function("document.getElementById('offline-ready').textContent === "
+                             "'This device is ready: the game opens and plays here with no "
+                             "network.'", timeout=5000)
 
     served = [r for r in offline if same_origin(r.url, server_url)]
     # the page, PyScript's chunks, the runtime and the app's modules (py.zip), all from cache
@@ -309,6 +316,8 @@ def test_a_browser_that_blocks_service_workers_plays_online_without_an_error(
             deadline -= 1
         assert any(kind == "warning" and "service workers are blocked" in text
                    for kind, text in messages)
+        assert page.text_content("#offline-ready").startswith(
+            "This browser cannot keep the game for offline play")
         page.goto(server_url + FAST + "#home")
         page.wait_for_selector("#screen-home:not([hidden])")
         page.click("#btn-start")
@@ -465,6 +474,8 @@ def test_a_first_visit_without_room_says_the_game_plays_only_online(
             "online. Free some storage space, then reload.")
         assert page.evaluate("navigator.serviceWorker.controller") is None
         assert page.evaluate("caches.keys()") == []
+        assert page.text_content("#offline-ready").startswith(
+            "This device has no room to keep the game for offline play")
         # Reload: the install is tried again and fails the same way; not told twice.
         with page.expect_navigation():
             page.click("#btn-update")

@@ -69,6 +69,16 @@ NO_ROOM_TEXT = ("An update is available but this device has no room to store it.
 NO_ROOM_OFFLINE_TEXT = ("This device has no room to keep the game for offline play: it plays "
                         "only while online. Free some storage space, then reload.")
 NO_ROOM_KEY = "courtyard-ludo/no-room-told"  # the last version the player was told about
+# The install screen's word on this device's offline copy, under the seed's "Open the game
+# online once to prepare offline play.", which a player read as still to do when it was done
+READY_TEXT = "This device is ready: the game opens and plays here with no network."
+PREPARING_TEXT = "Preparing offline play on this device…"
+UNSUPPORTED_TEXT = ("This browser cannot keep the game for offline play at this address (it "
+                    "needs https, or this machine's own address): the game plays only while "
+                    "online.")
+NOT_PREPARED_TEXT = ("Offline play could not be prepared on this device: the game plays only "
+                     "while online.")
+SW_OFF_TEXT = "Offline play is switched off for this page (?sw=off)."
 DAMAGED_TEXT = ("The copy of Courtyard Ludo on this device is damaged, so the game may look "
                 "wrong. Connect to the internet once and reload: that repairs it.")
 
@@ -126,9 +136,30 @@ class Pwa:
         params = window.URLSearchParams.new(window.location.search)
         off = str(params.get("sw")) == "off"
         if not (window.isSecureContext and _has(window.navigator, "serviceWorker")):
+            self.say_offline(UNSUPPORTED_TEXT)
             return  # plain http on another host, or an old browser: online only
+        self.say_offline(SW_OFF_TEXT if off else PREPARING_TEXT)
         task = self.unregister() if off else self.register()
         asyncio.ensure_future(task)
+
+    # -- the install screen's word on the offline copy -------------------------------------------
+
+    def say_offline(self, text: str) -> None:
+        _el("offline-ready").textContent = text
+
+    def own_controller(self) -> bool:
+        """Whether this copy's own worker controls the page: it takes control only once it has
+        stored every file (a copy of the app in a folder above this one may control the page
+        with a worker that keeps none of this copy's files)."""
+        controller = window.navigator.serviceWorker.controller
+        if is_none(controller):
+            return False
+        own = window.URL.new(SW_URL, window.location.href)
+        return str(controller.scriptURL) == str(own.href)
+
+    def check_ready(self) -> None:
+        if self.own_controller():
+            self.say_offline(READY_TEXT)
 
     # -- offline badge --------------------------------------------------------------------------
 
@@ -188,12 +219,15 @@ class Pwa:
             )
         except Exception as exc:  # noqa: BLE001 - e.g. sw.js missing: the game still works
             _warn(f"service worker not registered: {exc}")
+            self.say_offline(NOT_PREPARED_TEXT)
             return
         if registration is None or is_none(registration):
             # Not a registration: a browser or an automation tool that blocks service workers
             # can answer register() with nothing at all. Then there is nothing to watch.
             _warn("service workers are blocked in this browser: the game works online only")
+            self.say_offline(UNSUPPORTED_TEXT)
             return
+        self.check_ready()
         self.registration = registration
         self._on(registration, "updatefound", self.on_update_found)
         if not is_none(registration.waiting) and self.had_controller:
@@ -247,6 +281,8 @@ class Pwa:
         # Without a controller this was the first install: there is no old version to keep,
         # and no offline copy at all, which the player would only find out offline.
         first_install = is_none(window.navigator.serviceWorker.controller)
+        if first_install:  # said on the install screen at every try, over the board once
+            self.say_offline(NO_ROOM_OFFLINE_TEXT)
         version = str(getattr(data, "version", ""))
         if storage.get(NO_ROOM_KEY) == version:
             return
@@ -272,6 +308,7 @@ class Pwa:
         self._later(RELOAD_FALLBACK_MS, lambda: window.location.reload())
 
     def on_controller_change(self, event: Any) -> None:
+        self.check_ready()
         if self.accepted:
             window.location.reload()
         elif self.had_controller:
