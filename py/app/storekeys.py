@@ -18,7 +18,9 @@ The first time a copy in a folder runs this code it copies the names stored the 
 (unscoped, shared by every copy) into its own keys, so a game in progress survives the
 upgrade, and records that it did (:data:`COPIED_NAME`): a save it later removes (a finished
 game) must never come back from the old copy. The unscoped entries stay, for a copy of an older
-version that still reads them.
+version that still reads them. Not copied: what is about the page that wrote it rather than the
+player's (NOT_COPIED), and the room a page opens by itself unless the page is a reload
+(SESSION_NAME says why).
 """
 
 from __future__ import annotations
