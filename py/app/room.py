@@ -1384,7 +1384,7 @@ class GuestRoom:
         the CHASES_TOLD-th time the player is told, once for that action."""
         if not self.unanswered():
             return
-        if self.asked_at is None:  # sent before this page's clock first ran
+        if self.asked_at is None:  # sent since this page last ran: timed from now
             self.asked_at = now
         if now - self.asked_at < ANSWER_MS:
             return
@@ -1392,7 +1392,8 @@ class GuestRoom:
         self.chases += 1
         self.ask_sync()
         if self.chases == CHASES_TOLD and self.on_its_way is not None:
-            what = "roll" if self.on_its_way[1].get("type") == "roll" else "move"
+            # (a quit is not a move: a guest that left with its seat was told "your move")
+            what = {"roll": "roll", "quit": "quit"}.get(self.on_its_way[1].get("type"), "move")
             seconds = round(CHASES_TOLD * ANSWER_MS / 1000)
             self.notice(f"The host has not answered your {what} for {seconds} seconds: "
                         "asked it for the game again.")
@@ -1539,7 +1540,9 @@ class GuestRoom:
             # board in red after a roll that had worked
             return
         self.on_its_way = asked
-        self.asked_at, self.chases = self.alive_at, 0
+        # timed from this page's next moment (chase_answer), not its last: a page frozen a
+        # minute, its roll pressed before its clock's first tick, was chased at that tick
+        self.asked_at, self.chases = None, 0
         sent = self.sent.setdefault(self.table.version, [])
         sent.append(action.to_json())
         del sent[:-SENT_PER_VERSION]

@@ -101,3 +101,63 @@ def test_a_copy_keeps_what_it_has_and_other_copies_copy_for_themselves() -> None
 def test_nothing_is_copied_at_the_root_or_when_nothing_was_stored() -> None:
     assert unscoped_copies("/", OLD) == []
     assert unscoped_copies("/preview/", {}) == [("courtyard-ludo@/preview/#unscoped-copied", "1")]
+
+
+def test_the_room_a_page_opens_by_itself_is_not_copied() -> None:
+    # the room the page opened last (its session) was copied: a copy in a folder opened at its
+    # start the room a copy at the root (or another folder's, having copied it too) was
+    # holding, as its host with the same key or as the same guest, splitting the match. Only
+    # a reload copies it; the rooms and keys always are (the link opens them when asked). Nor
+    # is the "no room" mark of another copy's worker copied
+    old = OLD | {"courtyard-ludo/online": '{"room": "R1", "role": "host"}',
+                 "courtyard-ludo/hostkey/host/R1": "a key",
+                 "courtyard-ludo/no-room-told": "2026.12.06"}
+    written = dict(unscoped_copies("/preview/", old))
+    assert "courtyard-ludo@/preview/#online" not in written
+    assert "courtyard-ludo@/preview/#no-room-told" not in written
+    assert written["courtyard-ludo@/preview/#room/host/R1"] == "a room"
+    assert written["courtyard-ludo@/preview/#hostkey/host/R1"] == "a key"
+    # the tab that held the room, reloaded into the new version (its banner's Reload), opens
+    # it again as before
+    written = dict(unscoped_copies("/preview/", old, reloaded=True))
+    assert written["courtyard-ludo@/preview/#online"] == old["courtyard-ludo/online"]
+    assert "courtyard-ludo@/preview/#no-room-told" not in written
+
+
+class FullStorage:
+    """localStorage's setItem with a quota: raises past ``room`` characters, as browsers do."""
+
+    def __init__(self, stored: dict[str, str], room: int, refuse: str = "") -> None:
+        self.stored, self.room, self.refuse = dict(stored), room, refuse
+
+    def set_item(self, key: str, value: str) -> None:
+        used = sum(len(k) + len(v) for k, v in self.stored.items() if k != key)
+        if key == self.refuse or used + len(key) + len(value) > self.room:
+            raise RuntimeError("QuotaExceededError")
+        self.stored[key] = value
+
+
+def test_a_full_storage_still_gets_the_small_names_copied() -> None:
+    # the first refused write stopped the copy, its record already written: a big room sorted
+    # before the save ("room/" < "save") filled the storage, and the saved game and the
+    # settings were never copied, for good
+    from app.storekeys import copy_unscoped
+
+    old = OLD | {"courtyard-ludo/room/host/R1": "r" * 5000}
+    size = sum(len(k) + len(v) for k, v in old.items())
+    store = FullStorage(old, size + 400)
+    refused = copy_unscoped("/preview/", old, store.set_item)
+    assert refused == ["courtyard-ludo@/preview/#room/host/R1"]
+    assert store.stored["courtyard-ludo@/preview/#save"] == "the game"
+    assert store.stored["courtyard-ludo@/preview/#settings"] == "{}"
+    assert stored_key("/preview/", COPIED_NAME) in store.stored
+    assert copy_unscoped("/preview/", store.stored, store.set_item) == []  # once only
+
+
+def test_a_refused_record_copies_nothing() -> None:
+    from app.storekeys import copy_unscoped
+
+    record = stored_key("/preview/", COPIED_NAME)
+    store = FullStorage(OLD, 10**6, refuse=record)
+    assert record in copy_unscoped("/preview/", OLD, store.set_item)
+    assert store.stored == OLD

@@ -456,3 +456,37 @@ def test_a_folder_copies_the_unscoped_save_of_before_once(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_folder_copies_the_room_it_opened_last_only_when_reloaded(
+        browser: Browser, host: StaticHost) -> None:
+    # copied by any new page, the room the page opened last made a folder's copy open, as it
+    # started, the room another copy held (as its host, with the same key): only the tab that
+    # held it, reloaded into the new version, copies it (app.storekeys.SESSION_NAME)
+    context: BrowserContext = browser.new_context()
+    errors: list[str] = []
+    session = f"courtyard-ludo@{OTHER}#online"
+    try:
+        root = context.new_page()
+        root.goto(host.url + "/")
+        # (a session naming a room that is not stored: the page drops it as it starts, so the
+        # copy is seen in the writes, recorded before the page loads)
+        root.evaluate("localStorage.setItem('courtyard-ludo/online', "
+                      "'{\"room\": \"Xk3u8Qe1Xk3u8Qe1Xk3u8Q\", \"role\": \"host\"}')")
+        page = context.new_page()
+        page.add_init_script("window.__written = []; const set = Storage.prototype.setItem;"
+                             "Storage.prototype.setItem = function (k, v) {"
+                             " window.__written.push(k); return set.call(this, k, v); };")
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(host.url + OTHER + NO_WORKER)
+        wait_ready(page)
+        written = page.evaluate("window.__written")
+        assert f"courtyard-ludo@{OTHER}#unscoped-copied" in written
+        assert session not in written
+        page.evaluate(f"localStorage.removeItem('courtyard-ludo@{OTHER}#unscoped-copied')")
+        page.reload()
+        wait_ready(page)
+        assert session in page.evaluate("window.__written")
+        assert errors == []
+    finally:
+        context.close()

@@ -501,6 +501,7 @@ def test_a_roll_the_host_never_answers_is_chased_and_the_die_comes_back(online: 
     version = net.host.table.version
     guest.alive(net.now)
     assert page.act("yellow", Action("roll"))
+    guest.alive(net.now)  # (the page's clock, a quarter of a second at most after the press)
     net.queue.clear()  # the host's page never takes it up
     assert page.die_state() == "rolling"
     net.now += ANSWER_MS - 100
@@ -843,3 +844,44 @@ def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_aw
             assert "Hana" not in line and "Yusuf" not in line, line
             assert not any("could not check" in n for n in yusuf.notices), yusuf.notices
     assert accepted > 50  # (the fuzz reached the page, not only the protocol's checks)
+
+
+def test_a_quit_the_host_never_answers_is_called_a_quit() -> None:
+    # the chase called every action but a roll "your move": a guest that left with its seat
+    # was told "The host has not answered your move for 10 seconds"
+    from app.room import ANSWER_MS
+
+    net, guest = two_seats()
+    guest.alive(net.now)
+    guest.act(Action("quit", seat="yellow"))
+    guest.alive(net.now)
+    net.queue.clear()  # the host's page never takes it up
+    for _ in range(2):
+        net.now += ANSWER_MS
+        guest.alive(net.now)
+    assert guest.to_show == ("The host has not answered your quit for 10 seconds: asked it "
+                             "for the game again.")
+
+
+def test_a_roll_pressed_before_a_frozen_page_s_first_tick_is_not_chased_at_once() -> None:
+    # the chase was timed from the last moment the page ran before the press: a page frozen a
+    # minute (a phone locked), its roll pressed before its clock's first tick, asked for the
+    # record at that tick, a moment after the roll went, and said "not answered for 10
+    # seconds" 5 s later
+    from app.room import ANSWER_MS
+
+    net, guest = two_seats()
+    rnd = random.Random(23)
+    _to_yusufs_roll(net, guest, rnd)
+    guest.alive(net.now)
+    net.now += 60_000  # frozen
+    guest.act(Action("roll"))
+    net.queue.clear()  # (the host is slow to take it up)
+    net.now += 250
+    guest.alive(net.now)
+    assert not net.queue  # no resync a quarter of a second after the roll
+    net.now += ANSWER_MS
+    guest.alive(net.now)
+    assert [kind for to, _, text in net.queue for kind in re.findall(r'"type":"(\w+)"', text)
+            ] == ["resync"]
+    assert guest.to_show is None

@@ -36,8 +36,12 @@ def scope() -> str:
 def _copy_unscoped(page_scope: str) -> None:
     """Once per copy in a folder: what copies stored before keys had a scope, copied onto its
     own keys (a game in progress is not lost by the upgrade)."""
+    if page_scope == storekeys.ROOT_SCOPE:
+        return
     try:
         store = window.localStorage
+        if not is_none(store.getItem(storekeys.stored_key(page_scope, storekeys.COPIED_NAME))):
+            return  # (done before: not every value of the origin read again at each start)
         stored: dict[str, str] = {}
         for index in range(int(store.length)):
             key = store.key(index)
@@ -45,10 +49,20 @@ def _copy_unscoped(page_scope: str) -> None:
                 value = store.getItem(key)
                 if not is_none(value):
                     stored[str(key)] = str(value)
-        for key, value in storekeys.unscoped_copies(page_scope, stored):
-            store.setItem(key, value)  # the record of it first: if refused, nothing is copied
-    except Exception:  # noqa: BLE001 - blocked or full: this copy starts without them
+        # (the record of it first: if refused, nothing is copied; then each name on its own)
+        storekeys.copy_unscoped(page_scope, stored,
+                                lambda key, value: store.setItem(key, value), _reloaded())
+    except Exception:  # noqa: BLE001 - blocked: this copy starts without them
         pass
+
+
+def _reloaded() -> bool:
+    """Whether this page is a reload of its tab (Navigation Timing's type), not a new visit."""
+    try:
+        entries = window.performance.getEntriesByType("navigation")
+        return int(entries.length) > 0 and str(entries[0].type) == "reload"
+    except Exception:  # noqa: BLE001 - unknown: a new visit, the safe side
+        return False
 
 
 def key_of(name: str) -> str:
