@@ -720,6 +720,27 @@ def test_a_second_tab_takes_the_table_and_the_first_follows(browser: Browser,
         assert position_text(first) == position_text(second)
 
 
+def test_a_tab_that_followed_a_game_to_its_end_says_it_ended_there(
+        browser: Browser, server_url: str) -> None:
+    # its banner went on saying "This game is open in another tab, which plays it now." after
+    # the game had ended in that tab, where nobody plays it now (player10); the same for the
+    # tab that ended it, when the first takes the table back
+    with two_tabs_of_one_game(browser, server_url) as (first, second):
+        assert first.inner_text("#tab-banner-text").startswith("This game is open in another")
+        second.click("#btn-quit")  # red quits: green, the last one in play, wins
+        second.locator("#dlg-quit").wait_for(state="visible")
+        second.select_option("#quit-seat", "red")
+        second.click("#quit-confirm")
+        second.locator("#dlg-winner").wait_for(state="visible")
+        ended = ("This game has ended. Another tab plays the next one; press Play here to play "
+                 "it in this tab.")
+        first.wait_for_function("t => document.getElementById('tab-banner-text').textContent "
+                                "=== t", arg=ended, timeout=5_000)
+        first.click("#btn-play-here")  # this tab takes over, for what comes next
+        second.locator("#tab-banner").wait_for(state="visible")
+        assert second.inner_text("#tab-banner-text") == ended
+
+
 def test_a_tab_that_does_not_play_takes_the_focus_at_its_table_and_says_so(
         browser: Browser, server_url: str) -> None:
     """Back and Forward in a tab another one plays from: the line saying whose turn it is

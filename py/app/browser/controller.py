@@ -170,11 +170,21 @@ class Controller:
 
     def step_aside(self) -> None:
         self.auto.cancel()
+        self.say_followed()
         self.draw()
 
     def follow(self) -> None:
         if self.load_saved():
+            self.say_followed()
             self.draw()
+
+    def say_followed(self) -> None:
+        if not self.in_room() and self.table is not None:  # (a room's banner says its own)
+            self.persist.followed(self.table.over)
+
+    def in_room(self) -> bool:
+        """Whether this page is in an online room (whose banner words are the room's)."""
+        return False
 
     def save(self) -> None:
         self.persist.save(self.table.session if self.table else None)

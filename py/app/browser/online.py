@@ -1357,6 +1357,9 @@ class OnlineController(Controller):
             return "watcher"  # a spectator, or its seat has left: it only watches the match
         return o.role if o.holds_match() else None
 
+    def in_room(self) -> bool:
+        return self.online is not None
+
     def spectating(self) -> bool:
         """A guest's page at the room's table with no seat in play there (a spectator, or a
         player whose seat has left): its Quit button leaves the room."""

@@ -18,6 +18,10 @@ SAVE_KEY = "courtyard-ludo/save"
 OWNER_KEY = "courtyard-ludo/owner"  # the tab that plays the table (clock, computers)
 # what a tab that does not play is told at its table, in the words of its banner (index.html)
 ANOTHER_TAB = "This game is open in another tab, which plays it now."
+# ... once the game has ended: it is not played anywhere now; the other tab plays what comes
+# next (a rematch, a new game) unless Play here makes this tab the one
+GAME_ENDED_ANOTHER_TAB = ("This game has ended. Another tab plays the next one; press Play here "
+                          "to play it in this tab.")
 # its prompt line, said too when it comes back to the table: what it can do here
 PASSIVE_PROMPT = f"{ANOTHER_TAB} Press Play here to play it in this tab."
 SAVE_FAILED = ("This game cannot be saved on this device (its storage is full or blocked); "
@@ -95,6 +99,13 @@ class Persist:
         set_text("tab-banner-text", ANOTHER_TAB)  # (a room's own words follow, on_passive)
         el("tab-banner").hidden = False
         self.on_passive()
+
+    def followed(self, over: bool) -> None:
+        """The banner of a tab that follows another's game (after each save it followed, and
+        when it steps aside): that tab plays it, or (``over``) nobody does, where the banner
+        said the former for ever after the game ended."""
+        if self.passive:
+            set_text("tab-banner-text", GAME_ENDED_ANOTHER_TAB if over else ANOTHER_TAB)
 
     def on_storage(self, event: Any) -> None:
         """Another tab wrote: step aside if it took the table, follow its saves."""
