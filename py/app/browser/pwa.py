@@ -51,7 +51,7 @@ from pyscript import document, window
 from pyscript.ffi import is_none
 
 from . import storage
-from .dom import Timeout, keep, on
+from .dom import Timeout, keep, on, set_text
 from .dom import el as _el
 from .dom import js as _js
 
@@ -145,7 +145,9 @@ class Pwa:
     # -- the install screen's word on the offline copy -------------------------------------------
 
     def say_offline(self, text: str) -> None:
-        _el("offline-ready").textContent = text
+        # a status region: the same words written again (each controller change) are not
+        # said again
+        set_text("offline-ready", text)
 
     def own_controller(self) -> bool:
         """Whether this copy's own worker controls the page: it takes control only once it has
