@@ -579,6 +579,32 @@ def test_timer_expiry_times_out_and_eliminates(browser: Browser, server_url: str
         page.context.close()
 
 
+def test_a_running_clock_writes_only_what_changed(table: Page) -> None:
+    """The turn clock is drawn four times a second; an idle table with the clock running
+    writes its seconds once a second and nothing else but the bar (each write is a style,
+    layout and paint: the same words written again kept an idle page a tenth of a core busy)."""
+    start_game(table, ["red", "green"], timer=True)
+    table.wait_for_selector("#timer:not([hidden])")
+    writes = table.evaluate("""() => new Promise(done => {
+        const seen = [];
+        const observer = new MutationObserver(records => records.forEach(r => seen.push(
+            (r.target.id || r.target.parentElement.id || r.target.className.baseVal
+             || r.target.className) + ' ' + r.type + ' ' + (r.attributeName || ''))));
+        for (const id of ['timer', 'away-clock', 'seats', 'board']) {
+            observer.observe(document.getElementById(id), {subtree: true, childList: true,
+                attributes: true, characterData: true});
+        }
+        setTimeout(() => { observer.disconnect(); done(seen); }, 2000);
+    })""")
+    bar = [w for w in writes if w.startswith("timer-fill ")]
+    rest = [w for w in writes if not w.startswith("timer-fill ")]
+    assert len(bar) >= 4, writes  # the bar still steps down four times a second
+    # two seconds: the seconds change twice or three times (the panel's, the seat box's and
+    # the label), nothing else is written
+    assert len(rest) <= 3 * 4, rest
+    assert not [w for w in rest if "hidden" in w or "class" in w], rest
+
+
 @pytest.mark.parametrize("failure", [
     # a full storage: every write throws
     """Storage.prototype.setItem = function () {

@@ -326,29 +326,33 @@ class Screen:
                    away: str | None = None, noun: str = "roll") -> None:
         """The running clock: in the panel and the box of the seat to act; off the table, in
         the header (``away`` names whose turn it is), as a warning that time runs."""
+        # Four ticks a second draw it, and most change nothing but the bar: only what
+        # changed is written (each write is a style, layout and paint of the page, and an idle
+        # table spent a tenth of a core on them).
         box = el("timer")
-        box.hidden = seconds_left is None
         link = el("away-clock")
-        link.hidden = seconds_left is None or away is None
+        _set(box, "hidden", seconds_left is None)
+        _set(link, "hidden", seconds_left is None or away is None)
         if seconds_left is None:
             return
         shown = int(seconds_left + 0.999)
         low = seconds_left <= LOW_SECONDS
-        el("timer-text").textContent = f"{shown} s"
+        _set(el("timer-text"), "textContent", f"{shown} s")
         # a transform, not the width: no layout, and a step four times a second (no glide,
         # which repainted every frame of the turn)
         share = min(1.0, max(0.0, seconds_left / turn_seconds))
-        el("timer-fill").style.transform = f"scaleX({share:.3f})"
-        box.classList.toggle("low", low)
-        box.setAttribute("aria-label", f"{shown} seconds left for this {noun}")
+        _set(el("timer-fill").style, "transform", f"scaleX({share:.3f})")
+        _toggle(box, "low", low)
+        if box.getAttribute("aria-label") != (label := f"{shown} seconds left for this {noun}"):
+            box.setAttribute("aria-label", label)
         clock = document.querySelector(".pod.current .pod-clock")
         if not is_none(clock):
-            clock.hidden = False
-            clock.textContent = f"{shown} s"
-            clock.classList.toggle("low", low)
+            _set(clock, "hidden", False)
+            _set(clock, "textContent", f"{shown} s")
+            _toggle(clock, "low", low)
         if away is not None:
-            link.textContent = f"{away}: {shown} s to play. Back to the table"
-            link.classList.toggle("low", low)
+            _set(link, "textContent", f"{away}: {shown} s to play. Back to the table")
+            _toggle(link, "low", low)
 
     # -- words, focus, dialogs ---------------------------------------------------------------
 
@@ -622,3 +626,14 @@ def show_only(screen_id: str, ids: Sequence[str], nav: str) -> None:
             link.setAttribute("aria-current", "page")
         else:
             link.removeAttribute("aria-current")
+
+
+def _set(target: Any, name: str, value: Any) -> None:
+    """Set a DOM property only when it differs: writing the same value is still a change."""
+    if getattr(target, name) != value:
+        setattr(target, name, value)
+
+
+def _toggle(element: Any, name: str, on: bool) -> None:
+    if bool(element.classList.contains(name)) != on:
+        element.classList.toggle(name, on)
