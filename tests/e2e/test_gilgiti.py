@@ -577,8 +577,12 @@ def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     assert page.inner_text("#quit-title") == "Leave this game?"
     assert page.inner_text("#quit-text") == ("The current match will end and everyone goes "
                                              "back to the start screen.")
-    # everybody leaves: no seat is asked for or named
-    assert page.is_hidden("#quit-seat-row") and page.is_hidden("#quit-who")
+    # everybody leaves, but two people play on this device: who leaves is asked (the record
+    # and Home name that seat, not the first one listed), and no seat is named beforehand
+    assert page.is_visible("#quit-seat-row") and page.is_hidden("#quit-who")
+    assert page.inner_text("#quit-seat-row").startswith("Who leaves")
+    leaver = "green" if state_of(page).turn == "red" else "red"
+    page.select_option("#quit-seat", leaver)
     page.click("#quit-confirm")
     page.wait_for_selector("#screen-home:not([hidden])")
     assert page.evaluate("window.scrollY") == 0  # Home starts at its top, not mid-board
@@ -586,7 +590,7 @@ def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
     assert not page.locator("#dlg-winner").is_visible()
     # Home says how it ended (not a bare "nobody won")
     note = page.inner_text("#resume-text")
-    assert "game ended when" in note and note.endswith("left: nobody won."), note
+    assert f"game ended when {NAMES[leaver]} ({leaver}) left: nobody won." in note, note
     assert page.console_errors == []
 
 

@@ -545,11 +545,14 @@ class Screen:
         self._write("quit-seat", panel.quit_options_html(table, seats, default))
         leave = table.leave
         # one seat is named; a leave that ends the match for everybody (Gilgiti) names none
+        # when one person plays here, but asks who leaves on a device shared by several: the
+        # record and Home's "ended when Red left" name that seat, not the first one listed
         named = len(seats) == 1 and not leave.ends_match
-        el("quit-seat-row").hidden = len(seats) == 1 or leave.ends_match
+        el("quit-seat-row").hidden = len(seats) == 1
         el("quit-who").hidden = not named
         for element_id, text in (
                 ("quit-who", f"{table.name(seats[0])} leaves the game." if named else ""),
+                ("quit-seat-label", "Who leaves" if leave.ends_match else "Seat that quits"),
                 ("quit-title", leave.title), ("quit-text", panel.quit_text(table)),
                 ("quit-confirm", leave.button)):
             if str(el(element_id).textContent) != text:
