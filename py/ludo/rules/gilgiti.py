@@ -41,6 +41,7 @@ from ..geometry import (
 )
 from . import cross, gilgiti_scene
 from .base import (
+    MAX_COUNT,
     POSITION_FORMAT,
     Board,
     BotFeatures,
@@ -1198,6 +1199,8 @@ class _PositionReader:
             count = timeouts_data.get(colour)
             if not _is_int(count) or count < 0:
                 raise NotationError(f"timeouts.{colour}", "must be a whole number, 0 or more")
+            if count > MAX_COUNT:
+                raise NotationError(f"timeouts.{colour}", f"must be 0 to {MAX_COUNT}")
             timeouts[COLOUR_INDEX[colour]] = count
 
         tokens = self.tokens("tokens", seats, teams)
