@@ -406,16 +406,22 @@ def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
         if name not in REQUEST_FIELDS[command] and name not in ("command", "id"):
             hint = (f'; a rule set\'s option goes in "options": {{{quote(name)}: true}}'
                     if command == "new" and any(name == o.name for o in _all_options()) else "")
-            raise CliError(f"request: unknown field {quote(name)} (a {command} request takes "
-                           f"{', '.join(REQUEST_FIELDS[command])} and id){hint}")
+            article = "an" if command == "apply" else "a"
+            raise CliError(f"request: unknown field {quote(name)} ({article} {command} request "
+                           f"takes {', '.join(REQUEST_FIELDS[command])} and id){hint}")
 
 
 def answer(request: Any) -> dict[str, Any]:
     """One request of ``stdio`` (a JSON object with a ``command``: new, apply, legal or bot,
     and that command's arguments as fields) answered as the command line would."""
-    if not isinstance(request, dict) or not isinstance(request.get("command"), str):
-        raise CliError('a request is a JSON object with a "command": new, apply, legal or bot')
+    if not isinstance(request, dict):
+        raise CliError('request: is not a JSON object; a request is a JSON object with a '
+                       '"command": new, apply, legal or bot')
+    if "command" not in request:
+        raise CliError("command: is missing (a request needs one: new, apply, legal or bot)")
     command = request["command"]
+    if not isinstance(command, str):
+        raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
     if command in REQUEST_FIELDS:
         _no_unknown_fields(request, command)
     if command == "new":

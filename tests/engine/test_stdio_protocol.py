@@ -409,3 +409,24 @@ def test_a_count_past_any_json_readers_exact_range_is_refused(rules, action, fie
                        "action": action, "id": 1})
     replies = _session(huge.encode() + b'\n{"command": "new", "id": 2}\n', text=False)
     assert [r.get("id") for r in replies] == [1, 2] and "error" in replies[0]
+
+
+def test_a_request_without_a_usable_command_names_the_command_field():
+    # "{}", a null or numeric "command" and a line that is no object all got the same
+    # 'a request is a JSON object with a "command": ...', which named no field, where the docs
+    # say a field a request lacks is named as missing; and a misspelt field of an apply request
+    # was explained as "(a apply request takes ...)" (outside11's stdio probes)
+    lines = [b"[]", b'"apply"', b"{}", b'{"id": 7}', b'{"command": null, "id": 8}',
+             b'{"command": 5}', b'{"command": "apply", "positon": {}}']
+    replies = _session(b"\n".join(lines) + b"\n", text=False)
+    assert replies == [
+        {"error": 'request: is not a JSON object; a request is a JSON object with a "command": '
+                  "new, apply, legal or bot"},
+        {"error": 'request: is not a JSON object; a request is a JSON object with a "command": '
+                  "new, apply, legal or bot"},
+        {"error": "command: is missing (a request needs one: new, apply, legal or bot)"},
+        {"id": 7, "error": "command: is missing (a request needs one: new, apply, legal or bot)"},
+        {"id": 8, "error": "command: null is not new, apply, legal or bot"},
+        {"error": "command: 5 is not new, apply, legal or bot"},
+        {"error": 'request: unknown field "positon" (an apply request takes position, action '
+                  "and id)"}]
