@@ -653,13 +653,14 @@ class GilgitiRules:
         if action.type == "force":
             raise IllegalAction(f"{whose} cannot force the gate now")
         first = pieces[0]
-        colour, token = COLOURS[first >> 2], (first & 3) + 1
+        # the number the action gave first (a piece number, 0..15), then the colour's own
+        colour, token = COLOURS[first >> 2], first & 3
         if first >> 2 != m:
             raise IllegalAction(f"{whose} does not move {colour}'s tokens")
         if len(pieces) > 1:
             raise IllegalAction(f"that stack cannot strike with a {value}: a stack moves only "
                                 "onto an enemy block of exactly its size and colour pattern")
-        raise IllegalAction(f"{colour} token {token} cannot move {value}")
+        raise IllegalAction(f"token {first} ({colour}'s token {token}) cannot move {value}")
 
     def _play(self, state: State, action: Action, events: list[Event] | None) -> State:
         play = self._decode(state, action)
