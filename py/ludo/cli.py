@@ -252,7 +252,7 @@ def _read_document(path: str, what: str) -> str:
     text = _read_input(path)
     if not text.strip():
         where = "standard input" if path == "-" else path
-        given = ("a position's JSON, or the whole line new, apply or legal printed"
+        given = ("a position's JSON, or the whole line new, apply or legal --roll printed"
                  if what == "position" else "a game record's JSON")
         raise CliError(f"{what}: {where} is empty; give {given}")
     return text
@@ -681,8 +681,8 @@ def _all_options() -> list[Any]:
     return list(seen.values())
 
 
-POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal printed; - for "
-                      "standard input (the default)")
+POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal --roll printed; "
+                      "- for standard input (the default)")
 STDIO_HELP = """\
 One JSON object a line on standard input, one JSON line on standard output for each line, in
 order, until standard input ends (docs/notation.md, "Playing from another program"):
@@ -719,8 +719,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"{option.label} (rule sets that offer it)")
     leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
     leg.add_argument("--roll", type=_die, default=None, metavar="V",
-                     help="roll V first (1-6, or Royal's feather or crown) and answer for the "
-                          "position after it, which is printed too")
+                     help="roll V first (a die value 1-6; Royal's faces are 1, 2, 3, 4, feather "
+                          "and crown) and answer for the position after it, which is printed too")
     leg.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
     new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",

@@ -168,7 +168,7 @@ def test_an_empty_input_is_called_empty(tmp_path, capsys, command):
     what = "record" if command[0] in ("replay", "verify") else "position"
     assert capsys.readouterr().err == f"error: {what}: {empty} is empty; give " + (
         "a game record's JSON\n" if what == "record" else
-        "a position's JSON, or the whole line new, apply or legal printed\n")
+        "a position's JSON, or the whole line new, apply or legal --roll printed\n")
 
 
 def test_stdio_help_shows_requests_that_it_answers(capsys):
