@@ -7,6 +7,7 @@ and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import os
@@ -171,7 +172,8 @@ def _read_input(path: str) -> str:
     input (``/dev/zero``) is refused instead of filling the memory; a text stream (tests,
     embedding) is held to the same number of UTF-8 bytes.
     """
-    where = "standard input" if path == "-" else path
+    # a path is shown whole up to 120 characters, so that the reason after it is never cut off
+    where = "standard input" if path == "-" else path if len(path) <= 120 else path[:119] + "…"
     too_long = CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes "
                         "(a final line end not counted)")
     try:
@@ -189,6 +191,11 @@ def _read_input(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read(MAX_JSON_BYTES + 3)
     except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENAMETOOLONG) and path.lstrip().startswith("{"):
+            # the JSON itself where its file's name goes: README's `apply last.json '{"type":
+            # "roll"}'` gives the action as JSON text, and a program gave the position so too
+            raise CliError(f"cannot read {where}: no such file: FILE is the name of a file "
+                           "holding the JSON, or - to read it from standard input") from None
         raise CliError(f"cannot read {where}: {exc.strerror or exc}") from None
     except ValueError:  # reading a closed stream
         raise CliError(f"cannot read {where}: it is closed") from None

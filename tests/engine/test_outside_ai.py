@@ -200,3 +200,25 @@ def test_a_null_field_is_refused_like_any_wrong_type(request_, field):
                                                                          ("red", "yellow"), 5))}
     with pytest.raises(CliError, match=rf"^{field}: expected .*, not null$"):
         answer(request_)
+
+
+@pytest.mark.parametrize("command", [["legal"], ["apply", '{"type": "roll"}'], ["bot"],
+                                     ["replay"], ["verify"]])
+def test_json_given_where_a_file_name_goes_is_told_apart_from_a_missing_file(capsys, command):
+    # README's `apply last.json '{"type": "roll"}'` takes the action as JSON text, so an outside
+    # program gave the position so too: it got "cannot read {"command":"new",...", cut at 300
+    # characters before the reason, which never said that FILE is a file's name (outside11)
+    from ludo.cli import main
+
+    given = json.dumps(answer({"command": "new", "players": 2}), separators=(",", ":"))
+    argv = [command[0], given, *command[1:]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('error: cannot read {"command":"new","position":') and len(err) < 300
+    assert err.endswith(": no such file: FILE is the name of a file holding the JSON, or - to "
+                        "read it from standard input\n"), err
+    # a text of no "/" longer than a file name may be ("File name too long") is told so too
+    assert main([command[0], '{"id": "' + "x" * 300 + '"}', *command[1:]]) == 2
+    assert capsys.readouterr().err.endswith(": no such file: FILE is the name of a file "
+                                            "holding the JSON, or - to read it from standard "
+                                            "input\n")
