@@ -569,8 +569,9 @@ def stdio(source: Any = None, sink: Any = None) -> int:
             return 0
 
 
-def replay_command(path: str) -> dict[str, Any]:
-    """Check a record by replaying it; return its final position."""
+def _read_record(path: str) -> Any:
+    """A record's JSON for replay and verify, refused in plain words when it is a position or
+    a previous answer (verify said only "format: is missing" of new's whole line)."""
     data = load_json(_read_document(path, "record"), "record")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         raise CliError("this is a position, not a game record: new prints a game's record, "
@@ -579,7 +580,12 @@ def replay_command(path: str) -> dict[str, Any]:
         raise CliError(f"this is the output of {quote(data['command'])}, not a game record"
                        + (": replay its \"record\" member, with each action applied appended "
                           "to its \"actions\"" if "record" in data else ""))
-    record = record_from_json(data)
+    return data
+
+
+def replay_command(path: str) -> dict[str, Any]:
+    """Check a record by replaying it; return its final position."""
+    record = record_from_json(_read_record(path))
     states = replay(record)
     final = states[-1]
     won = rules_for(final).winners(final)
@@ -601,7 +607,7 @@ def verify_command(path: str) -> dict[str, Any]:
         raise CliError("verify needs the online package (py/net), which is not installed with "
                        "this engine; replay checks a record's actions without it") from None
     try:
-        return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
+        return summary(verify_record_json(_read_record(path)))
     except DiceError as exc:
         raise CliError(f"the record does not verify: {exc}") from None
 

@@ -222,3 +222,25 @@ def test_json_given_where_a_file_name_goes_is_told_apart_from_a_missing_file(cap
     assert capsys.readouterr().err.endswith(": no such file: FILE is the name of a file "
                                             "holding the JSON, or - to read it from standard "
                                             "input\n")
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_replay_and_verify_say_alike_what_a_previous_answer_or_a_position_is(tmp_path, capsys,
+                                                                            command):
+    # replay named new's whole line and a position for what they are; verify said only
+    # "format: is missing (a record's is ...)" of new's line and "format: must be
+    # "courtyard-ludo/record"" of a position (outside11)
+    from ludo.cli import main
+
+    new = answer({"command": "new", "players": 2})
+    said = []
+    for document in (new, new["position"]):
+        path = tmp_path / "given.json"
+        path.write_text(json.dumps(document))
+        assert main([command, str(path)]) == 2
+        said.append(capsys.readouterr().err)
+    assert said == [
+        'error: this is the output of "new", not a game record: replay its "record" member, '
+        'with each action applied appended to its "actions"\n',
+        "error: this is a position, not a game record: new prints a game's record, and each "
+        'action applied is appended to its "actions"\n']
