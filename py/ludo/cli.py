@@ -7,6 +7,7 @@ and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import os
@@ -171,7 +172,8 @@ def _read_input(path: str) -> str:
     input (``/dev/zero``) is refused instead of filling the memory; a text stream (tests,
     embedding) is held to the same number of UTF-8 bytes.
     """
-    where = "standard input" if path == "-" else path
+    # a path is shown whole up to 120 characters, so that the reason after it is never cut off
+    where = "standard input" if path == "-" else path if len(path) <= 120 else path[:119] + "…"
     too_long = CliError(f"cannot read {where}: it is longer than {MAX_JSON_BYTES:,} bytes "
                         "(a final line end not counted)")
     try:
@@ -189,6 +191,11 @@ def _read_input(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read(MAX_JSON_BYTES + 3)
     except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENAMETOOLONG) and path.lstrip().startswith("{"):
+            # the JSON itself where its file's name goes: README's `apply last.json '{"type":
+            # "roll"}'` gives the action as JSON text, and a program gave the position so too
+            raise CliError(f"cannot read {where}: no such file: FILE is the name of a file "
+                           "holding the JSON, or - to read it from standard input") from None
         raise CliError(f"cannot read {where}: {exc.strerror or exc}") from None
     except ValueError:  # reading a closed stream
         raise CliError(f"cannot read {where}: it is closed") from None
@@ -252,7 +259,7 @@ def _read_document(path: str, what: str) -> str:
     text = _read_input(path)
     if not text.strip():
         where = "standard input" if path == "-" else path
-        given = ("a position's JSON, or the whole line new, apply or legal printed"
+        given = ("a position's JSON, or the whole line new, apply or legal --roll printed"
                  if what == "position" else "a game record's JSON")
         raise CliError(f"{what}: {where} is empty; give {given}")
     return text
@@ -406,16 +413,22 @@ def _no_unknown_fields(request: dict[str, Any], command: str) -> None:
         if name not in REQUEST_FIELDS[command] and name not in ("command", "id"):
             hint = (f'; a rule set\'s option goes in "options": {{{quote(name)}: true}}'
                     if command == "new" and any(name == o.name for o in _all_options()) else "")
-            raise CliError(f"request: unknown field {quote(name)} (a {command} request takes "
-                           f"{', '.join(REQUEST_FIELDS[command])} and id){hint}")
+            article = "an" if command == "apply" else "a"
+            raise CliError(f"request: unknown field {quote(name)} ({article} {command} request "
+                           f"takes {', '.join(REQUEST_FIELDS[command])} and id){hint}")
 
 
 def answer(request: Any) -> dict[str, Any]:
     """One request of ``stdio`` (a JSON object with a ``command``: new, apply, legal or bot,
     and that command's arguments as fields) answered as the command line would."""
-    if not isinstance(request, dict) or not isinstance(request.get("command"), str):
-        raise CliError('a request is a JSON object with a "command": new, apply, legal or bot')
+    if not isinstance(request, dict):
+        raise CliError('request: is not a JSON object; a request is a JSON object with a '
+                       '"command": new, apply, legal or bot')
+    if "command" not in request:
+        raise CliError("command: is missing (a request needs one: new, apply, legal or bot)")
     command = request["command"]
+    if not isinstance(command, str):
+        raise CliError(f"command: {quote(command)} is not new, apply, legal or bot")
     if command in REQUEST_FIELDS:
         _no_unknown_fields(request, command)
     if command == "new":
@@ -556,8 +569,9 @@ def stdio(source: Any = None, sink: Any = None) -> int:
             return 0
 
 
-def replay_command(path: str) -> dict[str, Any]:
-    """Check a record by replaying it; return its final position."""
+def _read_record(path: str) -> Any:
+    """A record's JSON for replay and verify, refused in plain words when it is a position or
+    a previous answer (verify said only "format: is missing" of new's whole line)."""
     data = load_json(_read_document(path, "record"), "record")
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         raise CliError("this is a position, not a game record: new prints a game's record, "
@@ -566,7 +580,12 @@ def replay_command(path: str) -> dict[str, Any]:
         raise CliError(f"this is the output of {quote(data['command'])}, not a game record"
                        + (": replay its \"record\" member, with each action applied appended "
                           "to its \"actions\"" if "record" in data else ""))
-    record = record_from_json(data)
+    return data
+
+
+def replay_command(path: str) -> dict[str, Any]:
+    """Check a record by replaying it; return its final position."""
+    record = record_from_json(_read_record(path))
     states = replay(record)
     final = states[-1]
     won = rules_for(final).winners(final)
@@ -588,7 +607,7 @@ def verify_command(path: str) -> dict[str, Any]:
         raise CliError("verify needs the online package (py/net), which is not installed with "
                        "this engine; replay checks a record's actions without it") from None
     try:
-        return summary(verify_record_json(load_json(_read_document(path, "record"), "record")))
+        return summary(verify_record_json(_read_record(path)))
     except DiceError as exc:
         raise CliError(f"the record does not verify: {exc}") from None
 
@@ -675,8 +694,8 @@ def _all_options() -> list[Any]:
     return list(seen.values())
 
 
-POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal printed; - for "
-                      "standard input (the default)")
+POSITION_FILE_HELP = ("a position (JSON), or the whole line new, apply or legal --roll printed; "
+                      "- for standard input (the default)")
 STDIO_HELP = """\
 One JSON object a line on standard input, one JSON line on standard output for each line, in
 order, until standard input ends (docs/notation.md, "Playing from another program"):
@@ -713,8 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"{option.label} (rule sets that offer it)")
     leg = sub.add_parser("legal", help="legal actions of a position (JSON file or - for stdin)")
     leg.add_argument("--roll", type=_die, default=None, metavar="V",
-                     help="roll V first (1-6, or Royal's feather or crown) and answer for the "
-                          "position after it, which is printed too")
+                     help="roll V first (a die value 1-6; Royal's faces are 1, 2, 3, 4, feather "
+                          "and crown) and answer for the position after it, which is printed too")
     leg.add_argument("file", nargs="?", default="-", help=POSITION_FILE_HELP)
     new_ = sub.add_parser("new", help="a new game's first position and its legal actions")
     new_.add_argument("--rules", choices=list(RULESETS), default="courtyard",

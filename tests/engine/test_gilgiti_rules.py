@@ -858,6 +858,28 @@ def test_illegal_actions_are_refused_and_change_nothing(action, match):
     assert js(state) == before and "\n" not in str(info.value)
 
 
+def test_a_refused_move_names_the_token_by_the_number_the_action_gave():
+    # the message counted from 1 within the colour: piece 13 (blue's token 1) was "blue token
+    # 2 cannot move 3", and piece 12 "blue token 1", which an outside program reads as piece 1,
+    # red's (outside11, through stdio)
+    state = gload(turn="blue", phase="move", rolled=[6, 3],
+                  tokens={"blue": [20, "home", "yard", "yard"]})
+    with pytest.raises(IllegalAction) as info:
+        apply(state, mv("blue", 1, 3))
+    assert str(info.value) == "token 13 (blue's token 1) cannot move 3"
+
+
+def test_events_name_a_token_as_its_colours_own_not_by_piece_number():
+    # docs/notation.md, "Gilgiti events": an outside program that sent piece 12 finds the
+    # play told as blue's token 0 (the docs said only "colour: whose token"; outside11)
+    state = gload(teams=True, turn="green", phase="move", rolled=[3],
+                  tokens={"green": ["home"] * 4, "blue": ["blue-lane-2", "home", "home", "home"],
+                          "red": [17, "home", "home", "home"]})
+    _, events = apply(state, mv("blue", 0, 3))
+    assert {k: events[0][k] for k in ("type", "seat", "colour", "token", "value")} == {
+        "type": "moved", "seat": "green", "colour": "blue", "token": 0, "value": 3}
+
+
 def test_illegal_anything_after_the_game_is_over():
     state = gload(phase="move", rolled=[1], tokens={"red": ["red-lane-5", "home", "home",
                                                             "home"]})

@@ -168,7 +168,7 @@ def test_an_empty_input_is_called_empty(tmp_path, capsys, command):
     what = "record" if command[0] in ("replay", "verify") else "position"
     assert capsys.readouterr().err == f"error: {what}: {empty} is empty; give " + (
         "a game record's JSON\n" if what == "record" else
-        "a position's JSON, or the whole line new, apply or legal printed\n")
+        "a position's JSON, or the whole line new, apply or legal --roll printed\n")
 
 
 def test_stdio_help_shows_requests_that_it_answers(capsys):
@@ -200,3 +200,47 @@ def test_a_null_field_is_refused_like_any_wrong_type(request_, field):
                                                                          ("red", "yellow"), 5))}
     with pytest.raises(CliError, match=rf"^{field}: expected .*, not null$"):
         answer(request_)
+
+
+@pytest.mark.parametrize("command", [["legal"], ["apply", '{"type": "roll"}'], ["bot"],
+                                     ["replay"], ["verify"]])
+def test_json_given_where_a_file_name_goes_is_told_apart_from_a_missing_file(capsys, command):
+    # README's `apply last.json '{"type": "roll"}'` takes the action as JSON text, so an outside
+    # program gave the position so too: it got "cannot read {"command":"new",...", cut at 300
+    # characters before the reason, which never said that FILE is a file's name (outside11)
+    from ludo.cli import main
+
+    given = json.dumps(answer({"command": "new", "players": 2}), separators=(",", ":"))
+    argv = [command[0], given, *command[1:]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('error: cannot read {"command":"new","position":') and len(err) < 300
+    assert err.endswith(": no such file: FILE is the name of a file holding the JSON, or - to "
+                        "read it from standard input\n"), err
+    # a text of no "/" longer than a file name may be ("File name too long") is told so too
+    assert main([command[0], '{"id": "' + "x" * 300 + '"}', *command[1:]]) == 2
+    assert capsys.readouterr().err.endswith(": no such file: FILE is the name of a file "
+                                            "holding the JSON, or - to read it from standard "
+                                            "input\n")
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_replay_and_verify_say_alike_what_a_previous_answer_or_a_position_is(tmp_path, capsys,
+                                                                            command):
+    # replay named new's whole line and a position for what they are; verify said only
+    # "format: is missing (a record's is ...)" of new's line and "format: must be
+    # "courtyard-ludo/record"" of a position (outside11)
+    from ludo.cli import main
+
+    new = answer({"command": "new", "players": 2})
+    said = []
+    for document in (new, new["position"]):
+        path = tmp_path / "given.json"
+        path.write_text(json.dumps(document))
+        assert main([command, str(path)]) == 2
+        said.append(capsys.readouterr().err)
+    assert said == [
+        'error: this is the output of "new", not a game record: replay its "record" member, '
+        'with each action applied appended to its "actions"\n',
+        "error: this is a position, not a game record: new prints a game's record, and each "
+        'action applied is appended to its "actions"\n']

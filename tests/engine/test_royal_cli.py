@@ -79,3 +79,17 @@ def test_a_short_royal_tournament(capsys):
                          "--games", "3", "--seed", "2")
     assert status == 0 and out["unfinished"] == 0
     assert sum(e["wins"] for e in out["entries"]) == 3
+
+
+def test_legal_help_gives_royals_faces_not_a_six_sided_die(capsys):
+    # "--roll V: roll V first (1-6, or Royal's feather or crown)" told a Royal program that 5
+    # and 6 are throws, which Royal refuses (its faces are 1-4, feather and crown; outside11)
+    try:
+        main(["legal", "--help"])
+    except SystemExit as exit_:
+        assert exit_.code == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "roll V first (a die value 1-6; Royal's faces are 1, 2, 3, 4, feather and crown)" \
+        in words, words
+    # and a FILE is a whole line of legal only with --roll: without, it holds no position
+    assert "or the whole line new, apply or legal --roll printed" in words

@@ -375,3 +375,58 @@ def test_a_wrong_seats_entry_is_named_by_its_index(rules):
         answer({"command": "legal", "position": bad})
     assert str(info.value).startswith("position.seats[1]: null is not a colour"), \
         str(info.value)
+
+
+def _with_count(rules: str, count: int) -> dict:
+    """A new two-seat game's position with its one unbounded count set to ``count``: Royal's
+    ``crowns`` (in the roll phase, crowns thrown in succession so far this turn) and
+    Gilgiti's ``timeouts`` of the seat to act."""
+    position = answer({"command": "new", "rules": rules, "players": 2, "seed": 5})["position"]
+    if rules == "royal":
+        return {**position, "crowns": count}
+    return {**position, "timeouts": {**position["timeouts"], position["turn"]: count}}
+
+
+@pytest.mark.parametrize("rules, action, field", [
+    ("royal", {"type": "roll", "value": "crown"}, "crowns"),
+    ("gilgiti", {"type": "timeout", "value": 3}, "timeouts.{turn}")])
+def test_a_count_past_any_json_readers_exact_range_is_refused(rules, action, field):
+    # Royal's crowns and Gilgiti's timeouts had no upper bound: a count of 4,300 nines (the
+    # longest number the reader takes) was read, and the crown or timeout that added one made
+    # an answer Python cannot write as text (over 4,300 digits), so stdio died with a
+    # traceback and answered none of the lines after it (outside11's probes). Both counts now
+    # stop at 2**53 - 1, the largest whole number every JSON reader keeps exactly
+    top = 2**53 - 1
+    position = _with_count(rules, top - 1)
+    name = field.format(turn=position["turn"])
+    reached = answer({"command": "apply", "position": position, "action": action})
+    assert answer({"command": "legal", "position": reached})["legal"]  # top itself reads back
+    for count in (top + 1, int("9" * 4300)):
+        with pytest.raises(NotationError) as info:
+            answer({"command": "apply", "position": _with_count(rules, count), "action": action})
+        assert str(info.value) == f"position.{name}: must be 0 to 9007199254740991", info.value
+    huge = json.dumps({"command": "apply", "position": _with_count(rules, int("9" * 4300)),
+                       "action": action, "id": 1})
+    replies = _session(huge.encode() + b'\n{"command": "new", "id": 2}\n', text=False)
+    assert [r.get("id") for r in replies] == [1, 2] and "error" in replies[0]
+
+
+def test_a_request_without_a_usable_command_names_the_command_field():
+    # "{}", a null or numeric "command" and a line that is no object all got the same
+    # 'a request is a JSON object with a "command": ...', which named no field, where the docs
+    # say a field a request lacks is named as missing; and a misspelt field of an apply request
+    # was explained as "(a apply request takes ...)" (outside11's stdio probes)
+    lines = [b"[]", b'"apply"', b"{}", b'{"id": 7}', b'{"command": null, "id": 8}',
+             b'{"command": 5}', b'{"command": "apply", "positon": {}}']
+    replies = _session(b"\n".join(lines) + b"\n", text=False)
+    assert replies == [
+        {"error": 'request: is not a JSON object; a request is a JSON object with a "command": '
+                  "new, apply, legal or bot"},
+        {"error": 'request: is not a JSON object; a request is a JSON object with a "command": '
+                  "new, apply, legal or bot"},
+        {"error": "command: is missing (a request needs one: new, apply, legal or bot)"},
+        {"id": 7, "error": "command: is missing (a request needs one: new, apply, legal or bot)"},
+        {"id": 8, "error": "command: null is not new, apply, legal or bot"},
+        {"error": "command: 5 is not new, apply, legal or bot"},
+        {"error": 'request: unknown field "positon" (an apply request takes position, action '
+                  "and id)"}]

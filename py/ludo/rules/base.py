@@ -26,6 +26,12 @@ POSITION_FORMAT = "courtyard-ludo/position"
 """The envelope every rule set's position notation shares: ``format``, ``version``, ``rules``.
 The version is the rule set's own (each reads only its own versions)."""
 
+MAX_COUNT = 2**53 - 1
+"""The most a position's count without a natural bound may hold (Royal's ``crowns`` this turn,
+Gilgiti's ``timeouts``): the largest whole number every JSON reader keeps exactly (a double's
+53-bit significand). Play never comes near it; without a bound a hostile position's count,
+once a crown or timeout added one, grew past what Python writes as text (4,300 digits)."""
+
 Event = dict[str, Any]
 """An event is a plain JSON-ready dict with at least ``type`` and ``seat``.
 

@@ -41,6 +41,7 @@ from ..geometry import (
 )
 from . import cross, gilgiti_scene
 from .base import (
+    MAX_COUNT,
     POSITION_FORMAT,
     Board,
     BotFeatures,
@@ -652,13 +653,14 @@ class GilgitiRules:
         if action.type == "force":
             raise IllegalAction(f"{whose} cannot force the gate now")
         first = pieces[0]
-        colour, token = COLOURS[first >> 2], (first & 3) + 1
+        # the number the action gave first (a piece number, 0..15), then the colour's own
+        colour, token = COLOURS[first >> 2], first & 3
         if first >> 2 != m:
             raise IllegalAction(f"{whose} does not move {colour}'s tokens")
         if len(pieces) > 1:
             raise IllegalAction(f"that stack cannot strike with a {value}: a stack moves only "
                                 "onto an enemy block of exactly its size and colour pattern")
-        raise IllegalAction(f"{colour} token {token} cannot move {value}")
+        raise IllegalAction(f"token {first} ({colour}'s token {token}) cannot move {value}")
 
     def _play(self, state: State, action: Action, events: list[Event] | None) -> State:
         play = self._decode(state, action)
@@ -1198,6 +1200,8 @@ class _PositionReader:
             count = timeouts_data.get(colour)
             if not _is_int(count) or count < 0:
                 raise NotationError(f"timeouts.{colour}", "must be a whole number, 0 or more")
+            if count > MAX_COUNT:
+                raise NotationError(f"timeouts.{colour}", f"must be 0 to {MAX_COUNT}")
             timeouts[COLOUR_INDEX[colour]] = count
 
         tokens = self.tokens("tokens", seats, teams)

@@ -49,7 +49,17 @@ from ..geometry import (
     TRACK_LENGTH,
 )
 from . import royal_scene
-from .base import POSITION_FORMAT, Board, BotFeatures, Choice, Event, Names, Option, Scene
+from .base import (
+    MAX_COUNT,
+    POSITION_FORMAT,
+    Board,
+    BotFeatures,
+    Choice,
+    Event,
+    Names,
+    Option,
+    Scene,
+)
 from .courtyard import (
     MAX_TIMEOUTS,
     SEATS_BY_PLAYERS,
@@ -1122,6 +1132,8 @@ class _PositionReader:
         crowns = data["crowns"]
         if type(crowns) is not int or crowns < 0:
             raise NotationError("crowns", "must be a whole number 0 or more")
+        if crowns > MAX_COUNT:
+            raise NotationError("crowns", f"must be 0 to {MAX_COUNT}")
         die = data["die"]
         face = face_index(die)
         ci = COLOUR_INDEX[turn]
