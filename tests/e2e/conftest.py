@@ -15,6 +15,16 @@ Fixtures:
   boot, in bursts, on one CI run.
 - Contexts (and so pages) that a test opens in its body are closed when it ends, so the pages of
   earlier tests never run beside the later ones; shared fixtures open theirs at set-up.
+- Contexts are used again (`ContextPool`): a context that a test closes is emptied (its pages
+  closed, the storage of every origin it visited cleared) and handed to the next test that asks
+  for one with the same options. Each pooled context keeps one page of our origin holding the
+  compiled Pyodide module, so that a page booting in it (Chromium runs one renderer per site:
+  `--process-per-site`) takes the compiled code instead of compiling 10 MB of wasm again, and its
+  service worker is already installed: a boot costs about a third of a fresh context's CPU, and
+  boots were most of the suite's time. A context a test changed in ways that cannot be undone
+  (init scripts, routes, offline, permissions, its own event handlers) is closed for good, and
+  the modules about the service worker, caches and first visits (`FRESH_CONTEXT_MODULES`) always
+  get fresh contexts.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -30,11 +40,13 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import (
@@ -62,9 +74,14 @@ def server_url() -> Iterator[str]:
     if not (ROOT / "vendor" / "pyodide" / "boot.mjs").is_file():
         pytest.fail("vendor/ is missing or stale: run `make test` (it runs npm ci and"
                     " tools/vendor.py)")
+    global _KEEPER_URL
     rebuild_from_py()
     with running_server(ROOT) as url:
-        yield url
+        _KEEPER_URL = url
+        try:
+            yield url
+        finally:
+            _KEEPER_URL = None
 
 
 def rebuild_from_py() -> None:
@@ -101,11 +118,25 @@ class Chromium:
         self.test_contexts: list[BrowserContext] | None = None
         self._retired: list[Browser] = []
         self._current = self._launch()
+        self._plain: Browser | None = None  # started when a test first needs it
+        self.pool = ContextPool()
 
-    def _launch(self) -> Browser:
+    def _launch(self, per_site: bool = True) -> Browser:
         self.launches += 1
-        return self._playwright.chromium.launch(executable_path=self._executable,
-                                                args=list(CHROMIUM_ARGS))
+        # one renderer per site within a context: a pooled context's keeper page and the
+        # pages a test opens in it share one, and so its compiled Pyodide module
+        return self._playwright.chromium.launch(
+            executable_path=self._executable,
+            args=[*CHROMIUM_ARGS, *(["--process-per-site"] if per_site else [])])
+
+    def _browser_for_test(self) -> Browser:
+        """The Chromium for the test running now: the pooling one, or for a module that needs
+        fresh contexts or tabs with a renderer each, a second one started as Chromium is."""
+        if _poolable():
+            return self._current
+        if self._plain is None:
+            self._plain = self._launch(per_site=False)
+        return self._plain
 
     def _count_crash(self, _page: Page) -> None:
         self.crashes += 1
@@ -125,7 +156,11 @@ class Chromium:
             self.faults.append(message.text[:4000])
 
     def new_context(self, **options: Any) -> BrowserContext:
-        context = self._watch(self._current.new_context(**options))
+        context = self.pool.take(options) if _poolable() else None
+        if context is None:
+            context = self._watch(self._browser_for_test().new_context(**options))
+            if _poolable() and _KEEPER_URL:
+                self.pool.adopt(context, options, _KEEPER_URL)
         if self.test_contexts is not None:
             self.test_contexts.append(context)
         return context
@@ -157,8 +192,12 @@ class Chromium:
         return False
 
     def relaunch(self) -> None:
+        self.pool.close_all()  # its contexts belong to the old Chromium
         self._retired.append(self._current)
         self._current = self._launch()
+        if self._plain is not None:
+            self._retired.append(self._plain)
+            self._plain = None
 
     def log_tail(self, lines: int = 60) -> str:
         """The end of what Chromium printed, without the D-Bus complaints of a headless box."""
@@ -171,7 +210,8 @@ class Chromium:
         return "\n".join(kept[-lines:]) or "(Chromium printed nothing)"
 
     def close(self) -> None:
-        for browser in [*self._retired, self._current]:
+        self.pool.close_all()
+        for browser in [*self._retired, self._current, *([self._plain] if self._plain else [])]:
             try:
                 browser.close()
             except PlaywrightError:
@@ -179,6 +219,138 @@ class Chromium:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._current, name)
+
+
+# Modules whose tests look at what a first visit, the service worker or its caches do: a
+# context used before has a worker installed and its files cached, so they get fresh ones (in a
+# Chromium of their own, with a renderer per page as usual).
+FRESH_CONTEXT_MODULES = frozenset({
+    "test_offline", "test_damaged_cache", "test_hostile_cache", "test_snapshot",
+    "test_snapshot_cache", "test_pybundle_boot", "test_bare_boot", "test_crash_recovery",
+    "test_subpath_hosting", "test_bench_person_setup",
+    # its tests keep one tab's main thread busy while another tab of the device boots: each
+    # tab needs its own renderer, as in a browser, not the one per site of the pooling Chromium
+    "test_online_rematch"})
+# What a test can do to a context that emptying it does not undo: such a context is closed.
+TAINTING_METHODS = (
+    "add_init_script", "route", "route_from_har", "route_web_socket", "expose_binding",
+    "expose_function", "set_offline", "grant_permissions", "set_geolocation",
+    "set_extra_http_headers", "add_cookies", "on", "once")
+# The storage a test leaves behind in each origin it visited (not the worker nor its caches).
+CLEARED_STORAGE = "cookies,file_systems,indexeddb,local_storage,websql"
+MAX_USES = 25  # a context is closed after this many tests, so nothing piles up in it
+# Where a keeper page opens (the run's server; set by `server_url`).
+_KEEPER_URL: str | None = None
+
+
+def _poolable() -> bool:
+    """Whether the test running now may have a used context."""
+    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    module = current.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    return bool(current) and module not in FRESH_CONTEXT_MODULES
+
+
+class ContextPool:
+    """Browser contexts emptied after use and handed out again (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[BrowserContext]] = {}
+        self._state: dict[int, dict[str, Any]] = {}
+
+    @staticmethod
+    def _key(options: dict[str, Any]) -> str:
+        return json.dumps(options, sort_keys=True, default=str)
+
+    def take(self, options: dict[str, Any]) -> BrowserContext | None:
+        idle = self._idle.get(self._key(options))
+        while idle:
+            context = idle.pop()
+            state = self._state[id(context)]
+            if not Chromium.page_is_dead(state["keeper"]):
+                state["uses"] += 1
+                state["in_use"] = True
+                return context
+            self._discard(context)
+        return None
+
+    def adopt(self, context: BrowserContext, options: dict[str, Any], keeper_url: str) -> None:
+        """Make ``context`` poolable: a keeper page of our origin holding the compiled Pyodide
+        module, its origins noted, and its close() and tainting methods wrapped."""
+        origins: set[str] = set()
+        close = context.close
+        state: dict[str, Any] = {"key": self._key(options), "uses": 1, "in_use": True,
+                                 "tainted": False, "origins": origins, "close": close}
+        try:
+            keeper = context.new_page()
+            keeper.goto(keeper_url + "manifest.webmanifest")
+            keeper.evaluate("async () => { window.keptModule = await WebAssembly.compileStreaming("
+                            "fetch('vendor/pyodide/pyodide.asm.wasm')); }")
+        except PlaywrightError:
+            return  # no keeper: the context stays an ordinary one
+        state["keeper"] = keeper
+        self._state[id(context)] = state
+        context.on("request", lambda request: origins.add(_origin(request.url)))
+
+        def taint(name: str) -> Any:
+            method = getattr(context, name)
+
+            def tainted(*args: Any, **kwargs: Any) -> Any:
+                state["tainted"] = True
+                return method(*args, **kwargs)
+            return tainted
+
+        for name in TAINTING_METHODS:
+            if hasattr(context, name):  # route_web_socket is newer than some Playwrights
+                setattr(context, name, taint(name))
+        context.close = lambda reason=None: self.release(context)  # type: ignore[method-assign]
+
+    def release(self, context: BrowserContext) -> None:
+        """A test closed ``context``: empty it and keep it, or close it for good."""
+        state = self._state.get(id(context))
+        if state is None or not state["in_use"]:
+            return
+        state["in_use"] = False
+        keeper = state["keeper"]
+        keep = not state["tainted"] and state["uses"] < MAX_USES
+        try:
+            for page in list(context.pages):
+                if page is not keeper:
+                    page.close()
+            if keep and not Chromium.page_is_dead(keeper):
+                session = context.new_cdp_session(keeper)
+                try:
+                    for origin in sorted(o for o in state["origins"] if o.startswith("http")):
+                        session.send("Storage.clearDataForOrigin",
+                                     {"origin": origin, "storageTypes": CLEARED_STORAGE})
+                finally:
+                    session.detach()
+            else:
+                keep = False
+        except PlaywrightError:
+            keep = False
+        if keep:
+            self._idle.setdefault(state["key"], []).append(context)
+        else:
+            self._discard(context)
+
+    def _discard(self, context: BrowserContext) -> None:
+        state = self._state.pop(id(context), None)
+        if state is not None:
+            try:
+                state["close"]()
+            except PlaywrightError:  # already closed, or its Chromium is gone
+                pass
+
+    def close_all(self) -> None:
+        for idle in self._idle.values():
+            for context in idle:
+                self._discard(context)
+        self._idle.clear()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 MAX_RELAUNCHES = 8
