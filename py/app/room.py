@@ -357,6 +357,9 @@ class Peer:
         self.budget = MESSAGE_BURST  # messages it may still send now (see `HostRoom.receive`)
         self.budget_at: float | None = None
         self.throttled = False  # it was told it sends too much; further ones are dropped
+        # another connection said hello with this one's secret, and this one was told so
+        # (``closed``): it is done, and what it sends is dropped unread (see `HostRoom.receive`)
+        self.replaced = False
 
     def spend(self, now: float) -> bool:
         """Take one message from this guest's budget; False when it is used up."""
@@ -609,7 +612,11 @@ class HostRoom:
         """Handle one message from a guest; True if accepted. A refused message changes
         nothing (the guest is told why, unless it could not even be read)."""
         peer = self.peers.get(peer_id)
-        if peer is None:
+        if peer is None or peer.replaced:
+            # (a replaced connection whose hello was heard again took its secret back, and each
+            # hello brought a whole sync and a lobby to every guest: two connections taking
+            # turns had the host send 80 syncs a second, the sync interval counting per
+            # connection)
             return False
         if not peer.spend(now):  # a flood: told once, then dropped unread until it slows down
             if not peer.throttled:
@@ -656,6 +663,7 @@ class HostRoom:
                 other.seat = None
                 self.send(other, "closed", reason="This seat was opened on another connection.")
                 other.secret = None
+                other.replaced = True
         peer.secret = secret
         peer.name = clean_name(message.body["name"])
         self.reached = True

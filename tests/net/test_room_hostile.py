@@ -606,3 +606,33 @@ def test_a_settled_roll_ahead_of_the_ledger_is_a_lost_message_not_a_bad_die() ->
     assert green.problem is None and green.sync_wanted
     asked = [json.loads(text)["type"] for to, _, text in list(net.queue)[sent:] if to == "host"]
     assert asked == ["resync"]
+
+
+def test_a_connection_another_one_replaced_cannot_say_hello_again():
+    # two connections of one device's secret (a spectator's here) took turns saying hello: each
+    # hello closed the other connection and cleared its secret, which let that one say hello
+    # again, and every hello brought a whole sync (outside the one-per-3-s rule, which counts per
+    # connection) and a lobby to every guest: 200 hellos in 2 s sent 200 syncs (9 MB) and 200
+    # lobbies to each guest. A connection told it was replaced is done: its messages go unread.
+    net = _match(60, seed=3)
+    spy = GuestRoom(net.host.room, new_secret(), "spy", lambda text: None)
+    net.host.connect("a")
+    net.host.connect("b")
+    seqs = {"a": 0, "b": 0}
+
+    def hello(peer: str) -> bool:
+        seqs[peer] += 1
+        text = protocol.encode("hello", seqs[peer], name="spy", secret=spy.secret)
+        return net.host.receive(peer, text, net.now)
+
+    net.queue.clear()
+    assert hello("a") and hello("b")  # the second connection replaces the first: fair
+    answers = []
+    for _ in range(20):
+        answers += [hello("a"), hello("b")]
+        net.now += 10
+    assert answers == [False] * 40
+    assert _sent_types(net, "a").count("sync") == 1 and _sent_types(net, "b").count("sync") == 1
+    assert _sent_types(net, "a")[-1] == "closed"  # and nothing after it: not even a refusal
+    assert _sent_types(net, "p1").count("lobby") == 2
+    assert net.host.peers["b"].secret is not None  # the connection that replaced it plays on
