@@ -99,6 +99,12 @@ NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the b
 # once; then one each NOTICE_GAP_MS. A host's presence flapping, or a flaky link, had a screen
 # reader say "Bo (green) is away ..." and "Connected to the host." dozens of times a second.
 HERE_BURST = 3.0
+# Seat changes (a claim or a watch that changes who holds what) one guest connection may make
+# before the match at once; then one each SEAT_GAP_MS. Each one sends every guest the lobby
+# (which each saves and draws) and tells the host's screen reader who took or left a seat: a
+# guest taking turns claiming and watching sent 40 lobbies to each in a second.
+SEAT_BURST = 3.0
+SEAT_GAP_MS = 1000.0
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 # What a guest reads of its host's messages: MAX_HOST_BYTES at once (one message of the largest
@@ -357,6 +363,8 @@ class Peer:
         self.budget = MESSAGE_BURST  # messages it may still send now (see `HostRoom.receive`)
         self.budget_at: float | None = None
         self.throttled = False  # it was told it sends too much; further ones are dropped
+        self.seat_budget = SEAT_BURST  # seat changes it may still make now (SEAT_GAP_MS)
+        self.seat_budget_at: float | None = None
         # another connection said hello with this one's secret, and this one was told so
         # (``closed``): it is done, and what it sends is dropped unread (see `HostRoom.receive`)
         self.replaced = False
@@ -372,6 +380,18 @@ class Peer:
         self.budget -= 1
         self.throttled = False
         return True
+
+    def change_seat(self, now: float) -> None:
+        """Take one seat change from this guest's budget (SEAT_BURST, then one each
+        SEAT_GAP_MS); Refused, changing nothing, when it is used up."""
+        if self.seat_budget_at is not None and now > self.seat_budget_at:
+            self.seat_budget = min(SEAT_BURST, self.seat_budget
+                                   + (now - self.seat_budget_at) / SEAT_GAP_MS)
+        if self.seat_budget_at is None or now > self.seat_budget_at:
+            self.seat_budget_at = now
+        if self.seat_budget < 1:
+            raise Refused("too-many", "seats change at most once a second: try again")
+        self.seat_budget -= 1
 
 
 class Holder(NamedTuple):
@@ -714,6 +734,7 @@ class HostRoom:
         if holder == same and peer.seat == seat and not peer.watching \
                 and [s for s, h in self.holders.items() if h.secret == peer.secret] == [seat]:
             return  # the same claim again changes nothing: no lobby for all, nothing to save
+        peer.change_seat(now)
         for other, h in list(self.holders.items()):  # one seat per device
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
@@ -729,6 +750,8 @@ class HostRoom:
     def on_watch(self, peer: Peer, message: Message, now: float) -> None:
         changed = not peer.watching or peer.seat is not None
         if not self.started:
+            if changed or any(h.secret == peer.secret for h in self.holders.values()):
+                peer.change_seat(now)  # (before anything changes: a refusal changes nothing)
             for seat, h in list(self.holders.items()):
                 if h.secret == peer.secret:
                     del self.holders[seat]

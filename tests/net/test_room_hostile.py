@@ -636,3 +636,41 @@ def test_a_connection_another_one_replaced_cannot_say_hello_again():
     assert _sent_types(net, "a")[-1] == "closed"  # and nothing after it: not even a refusal
     assert _sent_types(net, "p1").count("lobby") == 2
     assert net.host.peers["b"].secret is not None  # the connection that replaced it plays on
+
+
+def test_a_guest_flapping_its_seat_before_the_match_does_not_flood_the_lobby():
+    # each claim or watch that changes the seats sends every guest the lobby (which each saves
+    # and draws) and the host's screen reader hears "Bo (green) took a seat." / "... left their
+    # seat.": a guest taking turns claiming and watching sent 40 lobbies to each in a second.
+    # Seat changes are budgeted per connection (room.SEAT_BURST at once, then one a second);
+    # one over it is refused as too many, and changes nothing
+    net = Net()
+    net.add_guest("p1")
+    other = net.add_guest("p2")
+    net.pump()
+    net.queue.clear()
+    chain = SecretChain.new(0, 4096)
+    claims = []
+    for i in range(40):
+        if i % 2 == 0:
+            claims.append(_from_guest(net, "p1", "claim", seat="green", name="Bo",
+                                      commit=chain.commitment("green").to_json()))
+        else:
+            claims.append(_from_guest(net, "p1", "watch"))
+        net.now += 25
+    lobbies = _sent_types(net, "p2").count("lobby")
+    assert lobbies <= room.SEAT_BURST + 1, lobbies  # 3 at once, and one in the second
+    assert claims.count(False) >= 15  # the claims over the budget (a watch that changes
+    # nothing, the seat already free, is taken and sends nothing)
+    refusals = [json.loads(t)["code"] for to, p, t in net.queue
+                if p == "p1" and json.loads(t)["type"] == "refused"]
+    assert set(refusals) == {"too-many"}
+    # a person choosing a seat, then another a moment later, is never refused
+    net.now += 10_000
+    assert _from_guest(net, "p1", "claim", seat="yellow", name="Bo",
+                       commit=SecretChain.new(0, 4096).commitment("yellow").to_json())
+    net.now += 1000
+    assert _from_guest(net, "p1", "claim", seat="blue", name="Bo",
+                       commit=SecretChain.new(0, 4096).commitment("blue").to_json())
+    assert net.host.holders["blue"].name == "Bo" and "yellow" not in net.host.holders
+    assert other.seat is None
