@@ -1614,6 +1614,7 @@ class GuestRoom:
                             "is refused.")
             raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
+        held = (self.seat, self.asked)
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim
             self.seat, self.asked = you, None
@@ -1628,7 +1629,11 @@ class GuestRoom:
                                                for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.show_here(now)
-        self.on_saved()
+        if (self.seat, self.asked) != held:
+            # stored at once only when our seat changed: the page writes the rest at most
+            # every 250 ms, and a host sending lobbies without pause made it write the room
+            # for each one
+            self.on_saved()
         self.on_change("lobby")
 
     def check_participants(self, participants: tuple[str, ...],

@@ -674,3 +674,29 @@ def test_a_guest_flapping_its_seat_before_the_match_does_not_flood_the_lobby():
                        commit=SecretChain.new(0, 4096).commitment("blue").to_json())
     assert net.host.holders["blue"].name == "Bo" and "yellow" not in net.host.holders
     assert other.seat is None
+
+
+def test_a_host_flooding_lobbies_does_not_make_the_guest_store_its_room_for_each():
+    # a guest stores its room at once (on_saved) only when its secrets, chains or seat change;
+    # anything else is written at most every 250 ms by the page. Each lobby stored it at once,
+    # whatever it said: a host sending 500 small lobbies a second (within the read budget) made
+    # the guest write its room 500 times a second
+    net = Net()
+    guest = net.add_guest("p1")
+    guest.claim("green", "Greeny")
+    net.pump()
+    assert guest.seat == "green"
+    saves: list[int] = []
+    guest.on_saved = lambda: saves.append(1)
+    fields = net.host.lobby_fields("green")
+    for i in range(200):
+        fields["seats"][0]["name"] = f"Host {i % 2}"
+        assert _from_host(net, "p1", "lobby", **fields)
+        net.now += 2
+    assert saves == []
+    assert guest.seat == "green" and guest.lobby["seats"][0]["name"] == "Host 1"
+    # the lobby that confirms a claim changes the seat: stored at once
+    guest.claim("yellow", "Greeny")
+    saves.clear()
+    net.pump()
+    assert guest.seat == "yellow" and saves == [1]
