@@ -456,6 +456,10 @@ def test_a_guest_calls_a_bounded_number_of_claimants_at_once(
         guest.on_signal({"type": "peer-joined", "peer": f"{n:012x}", "hello": {"role": "host"}})
     assert FakeLink.made == rtc.MAX_CALLS
     assert list(guest.links) == claimants[:rtc.MAX_CALLS]
+    # the claimants kept are bounded too: each peer-joined was appended after a list lookup
+    for n in range(1401, 11401):
+        guest.on_signal({"type": "peer-joined", "peer": f"{n:012x}", "hello": {"role": "host"}})
+    assert len(guest.claims) == rtc.MAX_CLAIMS and guest.claims[0] == claimants[0]
     # a claimant whose proof failed is not called again: its place goes to the next one
     guest.refused.add(claimants[0])
     guest.links[claimants[0]].close()
