@@ -1277,6 +1277,11 @@ class GuestRoom:
         # could make us forget our seat could commit a chain of its own for it).
         self.seat: str | None = None
         self.asked: str | None = None  # a seat claimed, not yet confirmed by a lobby
+        # The seat held, its chains and their match, before a claim of another seat that awaits
+        # the host's answer: the host keeps that seat (with those chains) when it refuses the
+        # claim, so they come back then. A guest that gave them up at once followed the match
+        # as a spectator while the host played its seat, waiting for reveals that never came.
+        self.unclaimed: tuple[str, list[SecretChain], str | None] | None = None
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1353,6 +1358,7 @@ class GuestRoom:
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
         self.awaiting = set()  # what was asked on the old connection is answered there or not
+        self.unclaimed = None
         self.on_its_way = None
         self.send("hello", name=self.name, secret=self.secret)
 
@@ -1526,6 +1532,7 @@ class GuestRoom:
 
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
+        self.unclaimed = None if self.seat is None else (self.seat, self.chains, self.match)
         self.chains, self.match = [chain], None
         # The seat held before (if any) was held with the chains just replaced: it is given up.
         self.seat, self.asked = None, seat
@@ -1536,6 +1543,7 @@ class GuestRoom:
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
 
     def watch(self) -> None:
+        self.unclaimed = None  # (a seat given up, not exchanged)
         if not self.started:  # before the start the host frees our seat; after, it refuses
             self.seat = self.asked = None
             self.on_saved()
@@ -1617,7 +1625,7 @@ class GuestRoom:
         held = (self.seat, self.asked)
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim
-            self.seat, self.asked = you, None
+            self.seat, self.asked, self.unclaimed = you, None, None
         elif you != self.seat and (self.started or message.body["started"]):
             self.problem = (f"The host says your seat is {you or 'none'}, but you claimed "
                             f"{self.seat or 'none'}: it is refused.")
@@ -1711,6 +1719,7 @@ class GuestRoom:
         seat = self.seat or self.asked
         if seat is not None:
             self.claim(seat, self.name)  # a new chain, for this match only
+            self.unclaimed = None  # (the old match's chains never serve again)
         if held is not None:
             # (not merely asked: a host that left our claim unanswered and began with a chain
             # of its own for our seat would play it, this device watching, none the wiser)
@@ -2154,6 +2163,11 @@ class GuestRoom:
                          if code in ANSWERS[kind] or code in ANY_REQUEST), None)
         if answered is not None:
             self.awaiting.discard(answered)
+        if answered == "claim" and self.unclaimed is not None:
+            # the host keeps the seat we held, with its chains: ours again
+            (self.seat, self.chains, self.match), self.asked = self.unclaimed, None
+            self.unclaimed = None
+            self.on_saved()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
     def on_closed(self, message: Message, now: float) -> None:

@@ -700,3 +700,37 @@ def test_a_host_flooding_lobbies_does_not_make_the_guest_store_its_room_for_each
     saves.clear()
     net.pump()
     assert guest.seat == "yellow" and saves == [1]
+
+
+def test_a_refused_claim_of_another_seat_leaves_the_guest_its_seat_and_chain():
+    # a guest that held green and claimed yellow gave green up on its own side at once (its
+    # chain replaced), but the host refused the claim (taken, or too many changes) and kept
+    # green for it, with the old chain: once the match began the device followed it as a
+    # spectator while the host waited for green's reveals and timed green's turns out. The
+    # guest now keeps its seat and chain until the host takes the claim, and gets them back
+    # when the claim is refused.
+    net = Net(kinds={"green": "online", "yellow": "online"})
+    a, b = net.add_guest("p1"), net.add_guest("p2")
+    a.claim("green", "Ann")
+    b.claim("yellow", "Bo")
+    net.pump()
+    chain = a.chains[0]
+    a.claim("yellow", "Ann")  # its button still showed it free
+    net.pump()
+    assert a.seat == "green" and a.asked is None and a.chains == [chain]
+    assert net.host.holders["green"].commitment == chain.commitment("green")
+    net.host.start(net.now)
+    net.pump()
+    rnd = random.Random(4)
+    for _ in range(30):
+        net.play_one(rnd)
+    green = [r for r in net.host.ledger.rolls if "green" in r.contributors]
+    assert len(green) == len(net.host.ledger.rolls) and a.table.version == net.host.table.version
+    # a claim the host takes gives the old seat up, as before
+    net2 = Net(kinds={"green": "online", "yellow": "online"})
+    c = net2.add_guest("p1")
+    c.claim("green", "Cy")
+    net2.pump()
+    c.claim("yellow", "Cy")
+    net2.pump()
+    assert c.seat == "yellow" and "green" not in net2.host.holders
