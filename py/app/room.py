@@ -1534,7 +1534,8 @@ class GuestRoom:
         chain = SecretChain.new(0, self.chain_length)
         self.unclaimed = None if self.seat is None else (self.seat, self.chains, self.match)
         self.chains, self.match = [chain], None
-        # The seat held before (if any) was held with the chains just replaced: it is given up.
+        # The seat held before (if any) was held with the chains just replaced: it is given up,
+        # unless the host refuses this claim and keeps it for us (`unclaimed`, on_refused).
         self.seat, self.asked = None, seat
         self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
