@@ -35,6 +35,13 @@ from server import signal as signalling
 from server.app import AddressError, bind_address, default_root, make_app, parse_port
 
 PROG = "python -m server"
+# Seconds a connection may stay open without sending a whole request: before its first one (a
+# WebSocket's upgrade included) and between requests. aiohttp's own default is 3630: a client
+# that opened connections and sent nothing, or a request's headers a byte at a time, held each
+# connection (a file descriptor) for an hour, and the helper counts an address's connections
+# only once their WebSocket opens. A connection whose WebSocket is open is the helper's to time
+# (a join within 10 s, then the room's idle timeout), not this one's.
+REQUEST_WAIT_S = 15.0
 STALE_MODULES = ("py.zip does not hold today's py/ modules: the page runs the ones packed last "
                  "(or none). Run `python3 tools/build_pybundle.py` (`make serve` does).")
 
@@ -137,6 +144,7 @@ async def serve(
     runner = web.AppRunner(
         app,
         access_log=logging.getLogger("aiohttp.access") if access_log else None,
+        keepalive_timeout=REQUEST_WAIT_S,
     )
     await runner.setup()
     try:

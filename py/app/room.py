@@ -99,6 +99,12 @@ NOTICE_GAP_MS = 1000.0  # at most one notice from the host's messages over the b
 # once; then one each NOTICE_GAP_MS. A host's presence flapping, or a flaky link, had a screen
 # reader say "Bo (green) is away ..." and "Connected to the host." dozens of times a second.
 HERE_BURST = 3.0
+# Seat changes (a claim or a watch that changes who holds what) one guest connection may make
+# before the match at once; then one each SEAT_GAP_MS. Each one sends every guest the lobby
+# (which each saves and draws) and tells the host's screen reader who took or left a seat: a
+# guest taking turns claiming and watching sent 40 lobbies to each in a second.
+SEAT_BURST = 3.0
+SEAT_GAP_MS = 1000.0
 MESSAGE_BURST = 200.0  # a guest's message budget: this many at once,
 MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower)
 # What a guest reads of its host's messages: MAX_HOST_BYTES at once (one message of the largest
@@ -357,6 +363,11 @@ class Peer:
         self.budget = MESSAGE_BURST  # messages it may still send now (see `HostRoom.receive`)
         self.budget_at: float | None = None
         self.throttled = False  # it was told it sends too much; further ones are dropped
+        self.seat_budget = SEAT_BURST  # seat changes it may still make now (SEAT_GAP_MS)
+        self.seat_budget_at: float | None = None
+        # another connection said hello with this one's secret, and this one was told so
+        # (``closed``): it is done, and what it sends is dropped unread (see `HostRoom.receive`)
+        self.replaced = False
 
     def spend(self, now: float) -> bool:
         """Take one message from this guest's budget; False when it is used up."""
@@ -369,6 +380,18 @@ class Peer:
         self.budget -= 1
         self.throttled = False
         return True
+
+    def change_seat(self, now: float) -> None:
+        """Take one seat change from this guest's budget (SEAT_BURST, then one each
+        SEAT_GAP_MS); Refused, changing nothing, when it is used up."""
+        if self.seat_budget_at is not None and now > self.seat_budget_at:
+            self.seat_budget = min(SEAT_BURST, self.seat_budget
+                                   + (now - self.seat_budget_at) / SEAT_GAP_MS)
+        if self.seat_budget_at is None or now > self.seat_budget_at:
+            self.seat_budget_at = now
+        if self.seat_budget < 1:
+            raise Refused("too-many", "seats change at most once a second: try again")
+        self.seat_budget -= 1
 
 
 class Holder(NamedTuple):
@@ -609,7 +632,11 @@ class HostRoom:
         """Handle one message from a guest; True if accepted. A refused message changes
         nothing (the guest is told why, unless it could not even be read)."""
         peer = self.peers.get(peer_id)
-        if peer is None:
+        if peer is None or peer.replaced:
+            # (a replaced connection whose hello was heard again took its secret back, and each
+            # hello brought a whole sync and a lobby to every guest: two connections taking
+            # turns had the host send 80 syncs a second, the sync interval counting per
+            # connection)
             return False
         if not peer.spend(now):  # a flood: told once, then dropped unread until it slows down
             if not peer.throttled:
@@ -656,6 +683,7 @@ class HostRoom:
                 other.seat = None
                 self.send(other, "closed", reason="This seat was opened on another connection.")
                 other.secret = None
+                other.replaced = True
         peer.secret = secret
         peer.name = clean_name(message.body["name"])
         self.reached = True
@@ -706,6 +734,7 @@ class HostRoom:
         if holder == same and peer.seat == seat and not peer.watching \
                 and [s for s, h in self.holders.items() if h.secret == peer.secret] == [seat]:
             return  # the same claim again changes nothing: no lobby for all, nothing to save
+        peer.change_seat(now)
         for other, h in list(self.holders.items()):  # one seat per device
             if h.secret == peer.secret and other != seat:
                 del self.holders[other]
@@ -721,6 +750,8 @@ class HostRoom:
     def on_watch(self, peer: Peer, message: Message, now: float) -> None:
         changed = not peer.watching or peer.seat is not None
         if not self.started:
+            if changed or any(h.secret == peer.secret for h in self.holders.values()):
+                peer.change_seat(now)  # (before anything changes: a refusal changes nothing)
             for seat, h in list(self.holders.items()):
                 if h.secret == peer.secret:
                     del self.holders[seat]
@@ -1246,6 +1277,11 @@ class GuestRoom:
         # could make us forget our seat could commit a chain of its own for it).
         self.seat: str | None = None
         self.asked: str | None = None  # a seat claimed, not yet confirmed by a lobby
+        # The seat held, its chains and their match, before a claim of another seat that awaits
+        # the host's answer: the host keeps that seat (with those chains) when it refuses the
+        # claim, so they come back then. A guest that gave them up at once followed the match
+        # as a spectator while the host played its seat, waiting for reveals that never came.
+        self.unclaimed: tuple[str, list[SecretChain], str | None] | None = None
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1322,6 +1358,7 @@ class GuestRoom:
         self.sync_wanted = True  # a match under way comes with the host's answer (or its begin)
         self.synced_at = None
         self.awaiting = set()  # what was asked on the old connection is answered there or not
+        self.unclaimed = None
         self.on_its_way = None
         self.send("hello", name=self.name, secret=self.secret)
 
@@ -1495,8 +1532,10 @@ class GuestRoom:
 
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
+        self.unclaimed = None if self.seat is None else (self.seat, self.chains, self.match)
         self.chains, self.match = [chain], None
-        # The seat held before (if any) was held with the chains just replaced: it is given up.
+        # The seat held before (if any) was held with the chains just replaced: it is given up,
+        # unless the host refuses this claim and keeps it for us (`unclaimed`, on_refused).
         self.seat, self.asked = None, seat
         self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
@@ -1505,6 +1544,7 @@ class GuestRoom:
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
 
     def watch(self) -> None:
+        self.unclaimed = None  # (a seat given up, not exchanged)
         if not self.started:  # before the start the host frees our seat; after, it refuses
             self.seat = self.asked = None
             self.on_saved()
@@ -1583,9 +1623,10 @@ class GuestRoom:
                             "is refused.")
             raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
+        held = (self.seat, self.asked)
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
         if you is not None and you == self.asked:  # the host took our claim
-            self.seat, self.asked = you, None
+            self.seat, self.asked, self.unclaimed = you, None, None
         elif you != self.seat and (self.started or message.body["started"]):
             self.problem = (f"The host says your seat is {you or 'none'}, but you claimed "
                             f"{self.seat or 'none'}: it is refused.")
@@ -1597,7 +1638,11 @@ class GuestRoom:
                                                for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.show_here(now)
-        self.on_saved()
+        if (self.seat, self.asked) != held:
+            # stored at once only when our seat changed: the page writes the rest at most
+            # every 250 ms, and a host sending lobbies without pause made it write the room
+            # for each one
+            self.on_saved()
         self.on_change("lobby")
 
     def check_participants(self, participants: tuple[str, ...],
@@ -1675,6 +1720,7 @@ class GuestRoom:
         seat = self.seat or self.asked
         if seat is not None:
             self.claim(seat, self.name)  # a new chain, for this match only
+            self.unclaimed = None  # (the old match's chains never serve again)
         if held is not None:
             # (not merely asked: a host that left our claim unanswered and began with a chain
             # of its own for our seat would play it, this device watching, none the wiser)
@@ -2118,6 +2164,11 @@ class GuestRoom:
                          if code in ANSWERS[kind] or code in ANY_REQUEST), None)
         if answered is not None:
             self.awaiting.discard(answered)
+        if answered == "claim" and self.unclaimed is not None:
+            # the host keeps the seat we held, with its chains: ours again
+            (self.seat, self.chains, self.match), self.asked = self.unclaimed, None
+            self.unclaimed = None
+            self.on_saved()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
     def on_closed(self, message: Message, now: float) -> None:

@@ -432,3 +432,36 @@ def test_a_peer_flooding_candidates_gets_a_bounded_number_kept_and_tried(
 
     asyncio.run(scenario())
     assert len(rtc.warnings) == 1 and "candidates" in rtc.warnings[0]
+
+
+# -- how many claimants a guest calls (hostile review 8) -----------------------------------------
+
+
+def test_a_guest_calls_a_bounded_number_of_claimants_at_once(
+        rtc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A guest calls every peer whose hello says "host", each call an RTCPeerConnection. An
+    # honest helper's room holds 16 peers, but the page trusts the helper no more than a peer:
+    # one welcome of 64 KiB names about 1,300 claimants (and peer-joined adds more), and the
+    # guest built a connection for each at once (Chromium refuses past 500 a page). Now it calls
+    # rtc.MAX_CALLS at once, and the next claimants as calls close unproven.
+    monkeypatch.setattr(rtc, "Link", FakeLink)
+    FakeLink.made = 0
+    guest = rtc.Transport("", ROOM, "guest", lambda p: None, lambda p, t: None, lambda p: None,
+                          lambda s: None, fingerprint="A" * 22, clock=Clock())
+    guest.signal.peer = GUEST
+    claimants = [f"{n:012x}" for n in range(1, 1301)]
+    guest.on_signal({"type": "welcome", "v": 1, "peer": GUEST, "iceServers": [], "limits": {},
+                     "peers": [{"peer": p, "hello": {"role": "host"}} for p in claimants]})
+    for n in range(1301, 1401):
+        guest.on_signal({"type": "peer-joined", "peer": f"{n:012x}", "hello": {"role": "host"}})
+    assert FakeLink.made == rtc.MAX_CALLS
+    assert list(guest.links) == claimants[:rtc.MAX_CALLS]
+    # the claimants kept are bounded too: each peer-joined was appended after a list lookup
+    for n in range(1401, 11401):
+        guest.on_signal({"type": "peer-joined", "peer": f"{n:012x}", "hello": {"role": "host"}})
+    assert len(guest.claims) == rtc.MAX_CLAIMS and guest.claims[0] == claimants[0]
+    # a claimant whose proof failed is not called again: its place goes to the next one
+    guest.refused.add(claimants[0])
+    guest.links[claimants[0]].close()
+    guest._seek()
+    assert FakeLink.made == rtc.MAX_CALLS + 1 and claimants[rtc.MAX_CALLS] in guest.links

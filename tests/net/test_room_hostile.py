@@ -606,3 +606,131 @@ def test_a_settled_roll_ahead_of_the_ledger_is_a_lost_message_not_a_bad_die() ->
     assert green.problem is None and green.sync_wanted
     asked = [json.loads(text)["type"] for to, _, text in list(net.queue)[sent:] if to == "host"]
     assert asked == ["resync"]
+
+
+def test_a_connection_another_one_replaced_cannot_say_hello_again():
+    # two connections of one device's secret (a spectator's here) took turns saying hello: each
+    # hello closed the other connection and cleared its secret, which let that one say hello
+    # again, and every hello brought a whole sync (outside the one-per-3-s rule, which counts per
+    # connection) and a lobby to every guest: 200 hellos in 2 s sent 200 syncs (9 MB) and 200
+    # lobbies to each guest. A connection told it was replaced is done: its messages go unread.
+    net = _match(60, seed=3)
+    spy = GuestRoom(net.host.room, new_secret(), "spy", lambda text: None)
+    net.host.connect("a")
+    net.host.connect("b")
+    seqs = {"a": 0, "b": 0}
+
+    def hello(peer: str) -> bool:
+        seqs[peer] += 1
+        text = protocol.encode("hello", seqs[peer], name="spy", secret=spy.secret)
+        return net.host.receive(peer, text, net.now)
+
+    net.queue.clear()
+    assert hello("a") and hello("b")  # the second connection replaces the first: fair
+    answers = []
+    for _ in range(20):
+        answers += [hello("a"), hello("b")]
+        net.now += 10
+    assert answers == [False] * 40
+    assert _sent_types(net, "a").count("sync") == 1 and _sent_types(net, "b").count("sync") == 1
+    assert _sent_types(net, "a")[-1] == "closed"  # and nothing after it: not even a refusal
+    assert _sent_types(net, "p1").count("lobby") == 2
+    assert net.host.peers["b"].secret is not None  # the connection that replaced it plays on
+
+
+def test_a_guest_flapping_its_seat_before_the_match_does_not_flood_the_lobby():
+    # each claim or watch that changes the seats sends every guest the lobby (which each saves
+    # and draws) and the host's screen reader hears "Bo (green) took a seat." / "... left their
+    # seat.": a guest taking turns claiming and watching sent 40 lobbies to each in a second.
+    # Seat changes are budgeted per connection (room.SEAT_BURST at once, then one a second);
+    # one over it is refused as too many, and changes nothing
+    net = Net()
+    net.add_guest("p1")
+    other = net.add_guest("p2")
+    net.pump()
+    net.queue.clear()
+    chain = SecretChain.new(0, 4096)
+    claims = []
+    for i in range(40):
+        if i % 2 == 0:
+            claims.append(_from_guest(net, "p1", "claim", seat="green", name="Bo",
+                                      commit=chain.commitment("green").to_json()))
+        else:
+            claims.append(_from_guest(net, "p1", "watch"))
+        net.now += 25
+    lobbies = _sent_types(net, "p2").count("lobby")
+    assert lobbies <= room.SEAT_BURST + 1, lobbies  # 3 at once, and one in the second
+    assert claims.count(False) >= 15  # the claims over the budget (a watch that changes
+    # nothing, the seat already free, is taken and sends nothing)
+    refusals = [json.loads(t)["code"] for to, p, t in net.queue
+                if p == "p1" and json.loads(t)["type"] == "refused"]
+    assert set(refusals) == {"too-many"}
+    # a person choosing a seat, then another a moment later, is never refused
+    net.now += 10_000
+    assert _from_guest(net, "p1", "claim", seat="yellow", name="Bo",
+                       commit=SecretChain.new(0, 4096).commitment("yellow").to_json())
+    net.now += 1000
+    assert _from_guest(net, "p1", "claim", seat="blue", name="Bo",
+                       commit=SecretChain.new(0, 4096).commitment("blue").to_json())
+    assert net.host.holders["blue"].name == "Bo" and "yellow" not in net.host.holders
+    assert other.seat is None
+
+
+def test_a_host_flooding_lobbies_does_not_make_the_guest_store_its_room_for_each():
+    # a guest stores its room at once (on_saved) only when its secrets, chains or seat change;
+    # anything else is written at most every 250 ms by the page. Each lobby stored it at once,
+    # whatever it said: a host sending 500 small lobbies a second (within the read budget) made
+    # the guest write its room 500 times a second
+    net = Net()
+    guest = net.add_guest("p1")
+    guest.claim("green", "Greeny")
+    net.pump()
+    assert guest.seat == "green"
+    saves: list[int] = []
+    guest.on_saved = lambda: saves.append(1)
+    fields = net.host.lobby_fields("green")
+    for i in range(200):
+        fields["seats"][0]["name"] = f"Host {i % 2}"
+        assert _from_host(net, "p1", "lobby", **fields)
+        net.now += 2
+    assert saves == []
+    assert guest.seat == "green" and guest.lobby["seats"][0]["name"] == "Host 1"
+    # the lobby that confirms a claim changes the seat: stored at once
+    guest.claim("yellow", "Greeny")
+    saves.clear()
+    net.pump()
+    assert guest.seat == "yellow" and saves == [1]
+
+
+def test_a_refused_claim_of_another_seat_leaves_the_guest_its_seat_and_chain():
+    # a guest that held green and claimed yellow gave green up on its own side at once (its
+    # chain replaced), but the host refused the claim (taken, or too many changes) and kept
+    # green for it, with the old chain: once the match began the device followed it as a
+    # spectator while the host waited for green's reveals and timed green's turns out. The
+    # guest now keeps its seat and chain until the host takes the claim, and gets them back
+    # when the claim is refused.
+    net = Net(kinds={"green": "online", "yellow": "online"})
+    a, b = net.add_guest("p1"), net.add_guest("p2")
+    a.claim("green", "Ann")
+    b.claim("yellow", "Bo")
+    net.pump()
+    chain = a.chains[0]
+    a.claim("yellow", "Ann")  # its button still showed it free
+    net.pump()
+    assert a.seat == "green" and a.asked is None and a.chains == [chain]
+    assert net.host.holders["green"].commitment == chain.commitment("green")
+    net.host.start(net.now)
+    net.pump()
+    rnd = random.Random(4)
+    for _ in range(30):
+        net.play_one(rnd)
+    green = [r for r in net.host.ledger.rolls if "green" in r.contributors]
+    assert len(green) == len(net.host.ledger.rolls) and a.table.version == net.host.table.version
+    # a claim the host takes gives the old seat up, as before
+    net2 = Net(kinds={"green": "online", "yellow": "online"})
+    c = net2.add_guest("p1")
+    c.claim("green", "Cy")
+    net2.pump()
+    c.claim("yellow", "Cy")
+    net2.pump()
+    assert c.seat == "yellow" and "green" not in net2.host.holders

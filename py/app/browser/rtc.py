@@ -44,6 +44,15 @@ CALL_AGAIN_S = 20
 # nothing legitimate, and each costs the host an exponentiation).
 MAX_PROOFS_PER_LINK = 3
 SEEK_AGAIN_S = 5  # a guest without a host calls again a claimant whose link closed unproven
+# Claimants (peers that say they are the host) a guest calls at once, each call an
+# RTCPeerConnection: an honest helper's room holds 16 peers (its default room cap), but a
+# hostile helper's welcome of 64 KiB named about 1,300, and peer-joined adds more; the guest
+# built a connection for each at once (Chromium refuses past 500 a page). The next ones are
+# called as these close unproven.
+MAX_CALLS = 16
+# Claimants a guest keeps (oldest first) to call in turn: peer-joined added one after a list
+# lookup for each, without end.
+MAX_CLAIMS = 256
 # What one guest's peer id may make the host do over all its links, whatever closes them: each
 # offer costs a new RTCPeerConnection (a DTLS certificate, ICE gathering), each proof an
 # exponentiation. A guest calls again at most every SEEK_AGAIN_S (5 s) when its links keep
@@ -526,6 +535,8 @@ class Transport:
         if self.host is not None or self.signal.peer is None or self.signal.stopped:
             return
         for peer in self.claims:
+            if len(self.links) >= MAX_CALLS:
+                break
             if peer not in self.links and peer not in self.refused:
                 self._call(peer)
 
@@ -545,7 +556,7 @@ class Transport:
             self._call(link.peer)
 
     def _claim(self, peer: str) -> None:
-        if peer not in self.claims:
+        if peer not in self.claims and len(self.claims) < MAX_CLAIMS:
             self.claims.append(peer)
         self._seek()
 
@@ -555,7 +566,7 @@ class Transport:
             # a new signalling connection: our peer id changed, so calls made under the old
             # one are stale unless proven
             self.claims = [p["peer"] for p in message["peers"]
-                           if p["hello"].get("role") == "host"]
+                           if p["hello"].get("role") == "host"][:MAX_CLAIMS]
             if not self.claims:
                 self.state("no-host")
             self._seek()
