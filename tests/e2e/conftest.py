@@ -156,10 +156,11 @@ class Chromium:
             self.faults.append(message.text[:4000])
 
     def new_context(self, **options: Any) -> BrowserContext:
-        context = self.pool.take(options) if _poolable() else None
+        poolable = _poolable()
+        context = self.pool.take(options) if poolable else None
         if context is None:
             context = self._watch(self._browser_for_test().new_context(**options))
-            if _poolable() and _KEEPER_URL:
+            if poolable and _KEEPER_URL:
                 self.pool.adopt(context, options, _KEEPER_URL)
         if self.test_contexts is not None:
             self.test_contexts.append(context)

@@ -19,7 +19,7 @@ from ludo import Choice, Scene, board
 
 from .. import panel, setup, view
 from ..table import Table
-from .dom import Timeout, el, js, keep
+from .dom import Timeout, el, js, keep, set_text
 from .sound import Sound
 
 CORNERS = ("tl", "tr", "bl", "br")
@@ -327,8 +327,8 @@ class Screen:
         """The running clock: in the panel and the box of the seat to act; off the table, in
         the header (``away`` names whose turn it is), as a warning that time runs."""
         # Four ticks a second draw it, and most change nothing but the bar: only what
-        # changed is written (each write is a style, layout and paint of the page, and an idle
-        # table spent a tenth of a core on them).
+        # changed is written (the same words written again are still a change to the page, and
+        # its label rewritten four times a second churned what a screen reader is given).
         box = el("timer")
         link = el("away-clock")
         _set(box, "hidden", seconds_left is None)
@@ -337,22 +337,22 @@ class Screen:
             return
         shown = int(seconds_left + 0.999)
         low = seconds_left <= LOW_SECONDS
-        _set(el("timer-text"), "textContent", f"{shown} s")
+        set_text("timer-text", f"{shown} s")
         # a transform, not the width: no layout, and a step four times a second (no glide,
         # which repainted every frame of the turn)
         share = min(1.0, max(0.0, seconds_left / turn_seconds))
-        _set(el("timer-fill").style, "transform", f"scaleX({share:.3f})")
-        _toggle(box, "low", low)
+        el("timer-fill").style.transform = f"scaleX({share:.3f})"
+        box.classList.toggle("low", low)  # (a toggle that changes nothing writes nothing)
         if box.getAttribute("aria-label") != (label := f"{shown} seconds left for this {noun}"):
             box.setAttribute("aria-label", label)
         clock = document.querySelector(".pod.current .pod-clock")
         if not is_none(clock):
             _set(clock, "hidden", False)
             _set(clock, "textContent", f"{shown} s")
-            _toggle(clock, "low", low)
+            clock.classList.toggle("low", low)
         if away is not None:
             _set(link, "textContent", f"{away}: {shown} s to play. Back to the table")
-            _toggle(link, "low", low)
+            link.classList.toggle("low", low)
 
     # -- words, focus, dialogs ---------------------------------------------------------------
 
@@ -635,8 +635,3 @@ def _set(target: Any, name: str, value: Any) -> None:
     """Set a DOM property only when it differs: writing the same value is still a change."""
     if getattr(target, name) != value:
         setattr(target, name, value)
-
-
-def _toggle(element: Any, name: str, on: bool) -> None:
-    if bool(element.classList.contains(name)) != on:
-        element.classList.toggle(name, on)
