@@ -300,7 +300,15 @@ def legal_of(state: Any, roll_value: int | str | None = None,
         "events": events,
         **choosing(rules, state),
         "next": rules.next_player(state),
+        **outcome(rules, state),
     }
+
+
+def outcome(rules: Any, state: Any) -> dict[str, Any]:
+    """Whether the game is over and who won, in the same two fields for every rule set: a
+    program need not know that a Courtyard position names one `winner` and a Gilgiti one its
+    `winners` (both partners of a team), nor that a match left by a player has none."""
+    return {"over": state.phase == "over", "winners": list(rules.winners(state))}
 
 
 def choosing(rules: Any, state: Any) -> dict[str, list[dict[str, Any]]]:
@@ -329,7 +337,7 @@ def new_command(rules_name: str, players: int, seats: tuple[str, ...] | None, se
     record = record_to_json(Record(rules_name, tuple(state.seats), seed,
                                    options=tuple(sorted(options.items()))))
     return {"command": "new", "position": position_to_json(state),
-            **choosing(rules, state), "record": record}
+            **choosing(rules, state), **outcome(rules, state), "record": record}
 
 
 def apply_to(state: Any, action_data: Any) -> dict[str, Any]:
@@ -339,7 +347,7 @@ def apply_to(state: Any, action_data: Any) -> dict[str, Any]:
     rules = rules_for(state)
     after, events = rules.apply(state, rules.parse_action(action_data, "action"))
     return {"command": "apply", "events": events, "position": position_to_json(after),
-            **choosing(rules, after)}
+            **choosing(rules, after), **outcome(rules, after)}
 
 
 def apply_command(path: str, action_text: str) -> dict[str, Any]:

@@ -342,6 +342,7 @@ def test_stdio_plays_a_whole_game_in_one_process(rules):
         assert step["id"] == "start" and step["command"] == "new"
         record, chooser = step["record"], random.Random(8)
         while step["legal"]:
+            assert (step["over"], step["winners"]) == (False, [])
             if step["position"]["turn"] == "green" and step["legal"] != [{"type": "roll"}]:
                 action = _ask(proc, {"command": "bot", "level": "hard",
                                      "position": step["position"]})["action"]
@@ -351,11 +352,35 @@ def test_stdio_plays_a_whole_game_in_one_process(rules):
             assert "error" not in step, step
             record["actions"].append(action)
         assert step["position"]["phase"] == "over"
+        # the end in the same words for every rule set: Gilgiti's position names `winners`,
+        # the others' a `winner`
+        winners = step["position"].get("winners") or [step["position"]["winner"]]
+        assert step["over"] is True and step["winners"] == winners and len(winners) == 1
         assert replay(record_from_json(record))[-1] == position_from_json(step["position"])
-        assert _ask(proc, {"command": "legal", "position": step})["legal"] == []
+        last = _ask(proc, {"command": "legal", "position": step})
+        assert last["legal"] == [] and (last["over"], last["winners"]) == (True, winners)
     finally:
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and out == b"" and err == b""
+
+
+def test_every_answer_says_whether_the_game_is_over_and_who_won_alike_in_every_rule_set():
+    # a quit ends Courtyard for the seat that left (the last one remaining wins) and a Gilgiti
+    # match for everybody (nobody wins): a program reads both from `over` and `winners`
+    proc = _stdio()
+    try:
+        for rules, seats, options, winners in (
+                ("courtyard", ["red", "yellow"], {}, ["yellow"]),
+                ("gilgiti", ["red", "green", "yellow", "blue"], {"teams": True}, [])):
+            step = _ask(proc, {"command": "new", "rules": rules, "seats": seats,
+                               "options": options, "seed": 3})
+            assert (step["over"], step["winners"]) == (False, [])
+            step = _ask(proc, {"command": "apply", "position": step,
+                               "action": {"type": "quit", "seat": "red"}})
+            assert (step["over"], step["winners"]) == (True, winners), (rules, step)
+            assert step["legal"] == []
+    finally:
+        proc.communicate(timeout=60)
 
 
 def test_stdio_answers_a_bad_request_with_an_error_and_goes_on():
