@@ -26,13 +26,13 @@ from .notation import (
     MAX_SEED,
     RECORD_FORMAT,
     Record,
+    final_position,
     format_position,
     load_json,
     position_from_json,
     position_to_json,
     record_from_json,
     record_to_json,
-    replay,
 )
 from .rules.base import POSITION_FORMAT
 
@@ -594,8 +594,7 @@ def _read_record(path: str) -> Any:
 def replay_command(path: str) -> dict[str, Any]:
     """Check a record by replaying it; return its final position."""
     record = record_from_json(_read_record(path))
-    states = replay(record)
-    final = states[-1]
+    final = final_position(record)
     won = rules_for(final).winners(final)
     return {"command": "replay", "actions": len(record.actions),
             "over": final.phase == "over", "winner": won[0] if won else None,

@@ -180,6 +180,21 @@ def replay(record: Record) -> list[Any]:
     return replay_with_events(record)[0]
 
 
+def final_position(record: Record) -> Any:
+    """The position a record ends in, checked as ``replay`` checks it, keeping only the
+    position reached so far (a record of 100,000 actions would hold as many positions).
+
+    Raises NotationError naming the first action that is not legal.
+    """
+    state = record.start()
+    for i, action in enumerate(record.actions):
+        try:
+            state, _ = apply(state, action)
+        except IllegalAction as exc:
+            raise NotationError(f"actions[{i}]", str(exc)) from None
+    return state
+
+
 def replay_with_events(record: Record) -> tuple[list[Any], list[list[Event]]]:
     """Every position, and the events of each action (``events[i]`` for ``actions[i]``)."""
     state = record.start()

@@ -92,7 +92,7 @@ def test_records_round_trip_and_replay():
     assert record.actions[2].value is not None  # rolls are stored with their values
     assert parse_record(format_record(record)) == record
     assert record_from_json(record_to_json(record)) == record
-    assert replay(record)[-1] == state
+    assert replay(record)[-1] == state == notation_module.final_position(record)
     data = record_to_json(record)
     assert list(data) == ["format", "version", "rules", "seats", "seed", "actions"]
     assert data["actions"][:2] == [{"type": "roll", "value": 6}, {"type": "move", "token": 0}]
@@ -105,10 +105,11 @@ def test_record_seats_are_normalised_to_clockwise_order():
     assert record_from_json(data).seats == ("red", "blue")
 
 
-def test_replay_names_the_first_illegal_action():
+@pytest.mark.parametrize("replaying", [replay, notation_module.final_position])
+def test_replay_names_the_first_illegal_action(replaying):
     record = Record("courtyard", ("red", "yellow"), 1, (roll(3), move(0)))
     with pytest.raises(NotationError) as info:
-        replay(record)
+        replaying(record)
     assert info.value.field == "actions[1]"
     assert "must roll before moving" in str(info.value)
 
