@@ -139,9 +139,17 @@ def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Brows
         guest.wait_for_timeout(11_000)  # past "the host has been away 10 s"
         assert guest.inner_text("#room-status") == \
             "The room's server cannot be reached; trying again…"
-        # the helper back, the guest is back at the table
+        # meanwhile the host's table marks yellow away, in the seat list and in its box at the
+        # board, and nobody else
+        host.wait_for_selector("#seats li[data-colour='yellow'].away")
+        assert host.locator("#seats li.away").count() == 1
+        assert host.locator(".pod .pod-away").count() == 1
+        assert "Yusuf" in host.inner_text(".pod:has(.pod-away)")
+        # the helper back, the guest is back at the table, and the marks go
         server = _serve(port)
         guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=90_000)
+        host.wait_for_selector("#seats li.away", state="detached", timeout=30_000)
+        assert host.locator(".pod .pod-away").count() == 0
         assert host.errors == [] and guest.errors == []
     finally:
         end_process(server)
