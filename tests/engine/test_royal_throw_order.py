@@ -7,7 +7,8 @@ invariant checker or do not check at all (seed review 10):
 
 - "Red leads the throwing, the player on the left follows and so on round the board": the
   first throw of every game is red's (the next colour clockwise without red), and a throw
-  that is not a crown passes the die to the next seat clockwise still in the match;
+  that is not a crown passes the die to the next seat clockwise still in the match, the one
+  "Next" named (seed 000's "Next", which Royal's table shows too);
 - "Each time a crown is thrown the player is entitled to another throw": after a crown,
   whatever it did, the same seat throws again;
 - "The player who first throws a crown, starts playing by placing a man on the starting
@@ -29,7 +30,16 @@ from typing import Any
 
 import pytest
 
-from ludo import Action, active_seats, apply, legal_actions, new_game, position_to_json, resolve
+from ludo import (
+    Action,
+    active_seats,
+    apply,
+    legal_actions,
+    new_game,
+    next_player,
+    position_to_json,
+    resolve,
+)
 
 COLOURS = ("red", "green", "yellow", "blue")
 START = {"red": 0, "green": 13, "yellow": 26, "blue": 39}
@@ -51,7 +61,7 @@ def clockwise_after(seats: list[str], out: dict[str, str], seat: str) -> str:
 
 
 def check_action(b: dict[str, Any], action: Action, a: dict[str, Any],
-                 events: list[dict[str, Any]]) -> None:
+                 events: list[dict[str, Any]], shown_next: str | None) -> None:
     kinds = [e["type"] for e in events]
     thrown = [e["value"] for e in events if e["type"] == "rolled"]
     face = thrown[-1] if thrown else b["die"]  # the throw this action played
@@ -88,6 +98,7 @@ def check_action(b: dict[str, Any], action: Action, a: dict[str, Any],
         assert a["turn"] == b["turn"], (b, events)
     else:
         assert a["turn"] == clockwise_after(b["seats"], a["out"], b["turn"]), (b, events)
+        assert a["turn"] == shown_next, (b, events)  # "Next" named that seat beforehand
 
 
 def play_game(seed: int, seen: Counter[str]) -> int:
@@ -112,9 +123,10 @@ def play_game(seed: int, seen: Counter[str]) -> int:
         else:
             action = rnd.choice(legal_actions(state))
         action = resolve(state, action)
+        shown_next = next_player(state)
         state, events = apply(state, action)
         seen.update(e["type"] for e in events)
-        check_action(b, action, position_to_json(state), events)
+        check_action(b, action, position_to_json(state), events, shown_next)
     raise AssertionError(f"seed {seed}: the game did not end")
 
 
