@@ -113,6 +113,15 @@ MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower
 # frozen, the person unable even to leave. A match's syncs are a few hundred kB, its actions
 # far less: an honest host never comes near it. A message over the budget is left unread.
 READ_REFILL_MS = 20_000.0
+# And how many of them: HOST_MESSAGE_BURST at once, then HOST_MESSAGE_RATE, as the host reads
+# its guests'. The read budget counts characters, so 500 small messages a second fit in it, and
+# each was handled and drawn (on_change), each refused one (a malformed part, a repeated one)
+# put a notice over the board and drew again. An honest host sends at most about 36 in any
+# second of a match played at roomkit's brisk 100 ms an action (computers take 250 ms at the
+# fastest pace). A part of a message under way costs nothing: a sync's parts come in a burst.
+HOST_MESSAGE_BURST = MESSAGE_BURST
+HOST_MESSAGE_RATE = MESSAGE_RATE
+UNREAD_NOTICE_MS = 10_000.0  # messages left unread (either budget) are said at most this often
 ASKED_ONLY_BYTES = 64 * 1024
 """A host's message longer than this is read only while a sync is asked for: only a sync (the
 whole record) comes near it; a lobby or a begin is a few kB at most."""
@@ -1341,6 +1350,11 @@ class GuestRoom:
         # characters of the host's messages this page may still read now (READ_REFILL_MS)
         self.read_budget = float(protocol.MAX_HOST_BYTES)
         self.read_at: float | None = None
+        # messages of the host's it may still read now (HOST_MESSAGE_RATE), and when it last
+        # said it left some unread (UNREAD_NOTICE_MS)
+        self.message_budget = HOST_MESSAGE_BURST
+        self.message_at: float | None = None
+        self.unread_told: float | None = None
 
     # -- the connection --------------------------------------------------------------------
 
@@ -1449,6 +1463,8 @@ class GuestRoom:
         """Handle one message (or part) from the host; True if a message was accepted."""
         self.host_seen = now
         self.alive(now)
+        if not self.reassembler.parts and not self.may_take(now):
+            return False
         try:
             whole = self.reassembler.feed(text)
             if whole is None:
@@ -1462,7 +1478,7 @@ class GuestRoom:
                 self.notice(unread)
                 return False
             if not self.may_read(len(whole), now):
-                self.notice(TOO_MUCH)
+                self.left_unread(now)
                 return False
             message = protocol.decode(whole, protocol.HOST_MESSAGES, protocol.MAX_HOST_BYTES)
         except ProtocolError as exc:
@@ -1486,6 +1502,28 @@ class GuestRoom:
             return False
         self.counter.accept(message.seq)
         return True
+
+    def may_take(self, now: float) -> bool:
+        """Take one message from the message budget (HOST_MESSAGE_RATE); False, and said once
+        per flood, when it is used up."""
+        if self.message_at is not None and now > self.message_at:
+            self.message_budget = min(HOST_MESSAGE_BURST, self.message_budget
+                                      + (now - self.message_at) * HOST_MESSAGE_RATE)
+        if self.message_at is None or now > self.message_at:
+            self.message_at = now
+        if self.message_budget < 1:
+            self.left_unread(now)
+            return False
+        self.message_budget -= 1
+        return True
+
+    def left_unread(self, now: float) -> None:
+        """A message of the host's is left unread (too many, or too much): said at most once
+        each UNREAD_NOTICE_MS, not for each (each notice is drawn, and a flood that the budget
+        lets through a message at a time would say it between every two)."""
+        if self.unread_told is None or not 0 <= now - self.unread_told < UNREAD_NOTICE_MS:
+            self.unread_told = now
+            self.notice(TOO_MUCH)
 
     def may_read(self, size: int, now: float) -> bool:
         """Take ``size`` characters from the read budget (READ_REFILL_MS); False when the

@@ -734,3 +734,42 @@ def test_a_refused_claim_of_another_seat_leaves_the_guest_its_seat_and_chain():
     c.claim("yellow", "Cy")
     net2.pump()
     assert c.seat == "yellow" and "green" not in net2.host.holders
+
+
+def test_a_host_flooding_small_messages_is_read_at_a_bounded_rate():
+    # the guest's read budget counts characters: 500 small messages a second (a lobby, a
+    # presence, a part that does not fit, a repeated one) fit in it, and each was read, handled
+    # and drawn (on_change), and any refused one put a notice over the board and drew again. A
+    # guest now reads at most HOST_MESSAGE_BURST of its host's messages at once, then
+    # HOST_MESSAGE_RATE, as the host reads its guests'; over it they are left unread, said once.
+    net = Net()
+    guest = net.add_guest("p1")
+    guest.claim("green", "Greeny")
+    net.pump()
+    changes: list[str] = []
+    guest.on_change = changes.append
+    fields = net.host.lobby_fields("green")
+    read = 0
+    for i in range(1000):  # 2 s at 500 a second: lobbies, and malformed parts between
+        fields["seats"][0]["name"] = f"Host {i % 2}"
+        read += _from_host(net, "p1", "lobby", **fields)
+        guest.receive(protocol.FRAME_PREFIX + "x", net.now)
+        net.now += 2
+    allowed = room.HOST_MESSAGE_BURST + 2000 * room.HOST_MESSAGE_RATE
+    assert read < allowed  # before: 1000 read
+    assert len(changes) <= allowed + 1, len(changes)  # before: 2000 (each part's notice too)
+    assert guest.notices.count(room.TOO_MUCH) == 1  # said once per flood, not per message
+    # the budget comes back: read again after a pause, and an honest match's pace is read whole
+    net.now += 10_000
+    assert _from_host(net, "p1", "lobby", **fields)
+    assert guest.seat == "green"
+
+
+def test_a_whole_brisk_match_is_read_within_the_guests_message_budget():
+    # an honest host far faster than people (roomkit.STEP_MS per action, computers at the
+    # fastest pace take 250 ms) sends at most about 36 messages in any second
+    net = started_match()
+    net.play_to_end(seed=3)
+    for guest in net.guests.values():
+        assert room.TOO_MUCH not in guest.notices
+        assert guest.table is not None and guest.table.over
