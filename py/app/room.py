@@ -147,6 +147,10 @@ LOST_CLAIM = (", or this device did not keep its claim of your seat for this mat
               "closed as it claimed, or another tab): your seat cannot be played from here.")
 
 SENT_PER_VERSION = 8  # a guest's own actions kept per position, to check what the host played
+# A guest's chains offered in claims before a match begins, kept until it begins (the host may
+# take any claim still on its way): a person presses seats far fewer times in one round trip,
+# and the host takes at most SEAT_BURST changes at once.
+MAX_OFFERED = 8
 
 Send = Callable[[str, str], None]  # (peer id, text)
 
@@ -1291,6 +1295,16 @@ class GuestRoom:
         # claim, so they come back then. A guest that gave them up at once followed the match
         # as a spectator while the host played its seat, waiting for reveals that never came.
         self.unclaimed: tuple[str, list[SecretChain], str | None] | None = None
+        # Every (seat, chain) this device offered the host before the match began (its claims,
+        # and the seat it held when it pressed another), and whether it asked to watch: two
+        # presses within one round trip race, and the host may take an earlier claim and
+        # refuse a later one, or keep the seat held before. The host's lobby says where it
+        # put us (`you`): followed only to a seat offered here, with the chains offered for
+        # it, or to none after a watch (`follow_you`), so that a host cannot give us a seat
+        # nor take ours away at will; the match's begin tells which chain it committed.
+        self.offered: list[tuple[str, SecretChain]] = []
+        self.watch_offered = False
+        self.host_you: str | None = None  # the seat the host's last lobby gave us, before the start
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1570,7 +1584,13 @@ class GuestRoom:
 
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
-        self.unclaimed = None if self.seat is None else (self.seat, self.chains, self.match)
+        if self.seat is not None:
+            self.unclaimed = (self.seat, self.chains, self.match)
+            self.offer_held()
+        elif self.asked is None:
+            self.unclaimed = None
+        # (else a claim is on its way: the seat held before it is still the one kept for us)
+        self.offer(seat, chain)
         self.chains, self.match = [chain], None
         # The seat held before (if any) was held with the chains just replaced: it is given up,
         # unless the host refuses this claim and keeps it for us (`unclaimed`, on_refused).
@@ -1584,11 +1604,52 @@ class GuestRoom:
     def watch(self) -> None:
         self.unclaimed = None  # (a seat given up, not exchanged)
         if not self.started:  # before the start the host frees our seat; after, it refuses
+            self.offer_held()  # (the host keeps it if it refuses the watch: too many changes)
+            self.watch_offered = True
             self.seat = self.asked = None
             self.on_saved()
         self.sync_wanted = True
         self.awaiting.add("watch")
         self.send("watch")
+
+    def offer(self, seat: str, chain: SecretChain) -> None:
+        if not any(c is chain for _, c in self.offered):
+            self.offered.append((seat, chain))
+            del self.offered[:-MAX_OFFERED]
+
+    def offer_held(self) -> None:
+        """The seat held is one the host may keep for us (it refuses what we pressed next):
+        offered with its chains, unless they belong to a match (a rematch's claim never brings
+        back the old match's chains)."""
+        if self.seat is not None and self.match is None:
+            for chain in self.chains:
+                self.offer(self.seat, chain)
+
+    def follow_you(self, you: str | None) -> bool:
+        """Before the match: take the seat the host says it holds for us, if we offered it
+        (with every chain offered for it: its begin tells which one it committed), or none if
+        we asked to watch. True if followed."""
+        if you is None:
+            if not self.watch_offered:
+                return False
+            self.seat = None
+            return True
+        chains = [c for s, c in self.offered if s == you]
+        if not chains:
+            return False
+        if self.asked == you:
+            self.asked, self.unclaimed = None, None
+        self.seat, self.chains, self.match = you, chains, None
+        return True
+
+    def keep_committed(self, ledger: DiceLedger) -> None:
+        """The match began: of the chains offered for our seat, only the one the host committed
+        stays (a reveal takes the last chain from roll 0), and nothing is offered any more."""
+        if self.seat is not None and self.offered:
+            committed = ledger.commitment_for(self.seat, 0)
+            self.chains = [c for c in self.chains
+                           if c.start != 0 or c.commitment(self.seat) == committed]
+        self.offered, self.watch_offered, self.host_you = [], False, None
 
     @property
     def started(self) -> bool:
@@ -1661,22 +1722,26 @@ class GuestRoom:
                             "is refused.")
             raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
-        held = (self.seat, self.asked)
+        held = (self.seat, self.asked, list(self.chains))
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
-        if you is not None and you == self.asked:  # the host took our claim
+        if not self.started:
+            self.host_you = you
+        # before the start the host's `you` is followed only to a seat we offered, or to none
+        # after a watch (follow_you); otherwise our seat is the one we claimed until we claim
+        # another or watch, and `begin` is checked against it
+        followed = not self.started and self.follow_you(you)
+        if not followed and you is not None and you == self.asked:  # the host took our claim
             self.seat, self.asked, self.unclaimed = you, None, None
-        elif you != self.seat and (self.started or message.body["started"]):
+        elif not followed and you != self.seat and (self.started or message.body["started"]):
             self.problem = (f"The host says your seat is {you or 'none'}, but you claimed "
                             f"{self.seat or 'none'}: it is refused.")
             raise Refused("bad-lobby", self.problem)
-        # (before the start a `you` other than our claim changes nothing: our seat is the one
-        # we claimed until we claim another or watch, and `begin` is checked against it)
         # a host's names are kept as a name typed here is: no control or bidi characters
         self.lobby = dict(message.body, seats=[dict(r, name=clean_name(r["name"]))
                                                for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.show_here(now)
-        if (self.seat, self.asked) != held:
+        if (self.seat, self.asked, self.chains) != held:
             # stored at once only when our seat changed: the page writes the rest at most
             # every 250 ms, and a host sending lobbies without pause made it write the room
             # for each one
@@ -1783,6 +1848,8 @@ class GuestRoom:
             self.problem = f"The host's start does not verify: {exc}"
             raise Refused("bad-begin", self.problem) from None
         old = self.ledger
+        if old is None:
+            self.keep_committed(ledger)
         if old is not None and (old.room != match or old.rolls or old.events != ledger.events):
             # Only the same start again (a host that reloaded while the seed was drawn).
             self.problem = "The host started the match again, or another one, in this room."
@@ -2031,6 +2098,8 @@ class GuestRoom:
         # what we sent at positions the record has played is settled by the record (entries
         # at its own position stay: the host may still play an action it queued there)
         self.sent = {v: a for v, a in self.sent.items() if v >= table.version}
+        if old_ledger is None:  # (a match whose begin this connection did not bring)
+            self.keep_committed(ledger)
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
@@ -2206,6 +2275,10 @@ class GuestRoom:
             # the host keeps the seat we held, with its chains: ours again
             (self.seat, self.chains, self.match), self.asked = self.unclaimed, None
             self.unclaimed = None
+            self.on_saved()
+        if not self.started and self.host_you != self.seat and self.follow_you(self.host_you):
+            # a refusal changes nothing: the host holds for us what its last lobby said (a
+            # press answered before this one by a lobby no longer "awaits" an answer)
             self.on_saved()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
