@@ -1644,8 +1644,9 @@ class GuestRoom:
 
     def keep_committed(self, ledger: DiceLedger) -> None:
         """The match began: of the chains offered for our seat, only the one the host committed
-        stays (a reveal takes the last chain from roll 0), and nothing is offered any more."""
-        if self.seat is not None and self.offered:
+        stays (a reveal takes the last chain from roll 0; a page reloaded in the race kept
+        them all), and nothing is offered any more."""
+        if self.seat is not None:
             committed = ledger.commitment_for(self.seat, 0)
             self.chains = [c for c in self.chains
                            if c.start != 0 or c.commitment(self.seat) == committed]

@@ -893,3 +893,32 @@ def test_a_guest_that_missed_the_begin_of_a_raced_claim_keeps_the_committed_chai
     net.connect("p1")
     assert a.problem is None and a.seat == "green" and a.ledger is not None
     assert [c.commitment("green") for c in a.chains] == [committed]
+
+
+def test_a_page_reloaded_within_a_seat_race_reveals_from_the_chain_the_host_committed():
+    # green pressed, yellow (taken) and green again within one round trip: the host took both
+    # green claims, and the page that stored its room with both chains reloaded before the
+    # start. The begin keeps only the committed chain: a reveal takes the last one from roll 0
+    net = Net(kinds={"green": "online", "yellow": "online"})
+    a = net.add_guest("p1")
+    net.add_guest("p2").claim("yellow", "Bo")
+    net.pump()
+    a.claim("green", "Ann")
+    a.claim("yellow", "Ann")
+    a.claim("green", "Ann")
+    net.pump()
+    kept = json.loads(json.dumps(a.to_json()))
+    net.cut("p1")
+    reloaded = GuestRoom.restore(kept, lambda text: net.queue.append(("host", "p9", text)))
+    net.guests["p9"] = reloaded
+    net.connect("p9")
+    assert reloaded.seat == "green"
+    net.host.start(net.now)
+    net.pump()
+    committed = net.host.holders["green"].commitment
+    assert reloaded.problem is None
+    assert [c.commitment("green") for c in reloaded.chains] == [committed]
+    rnd = random.Random(6)
+    for _ in range(30):
+        net.play_one(rnd)
+    assert reloaded.problem is None and not any("dropped" in n for n in reloaded.notices)
