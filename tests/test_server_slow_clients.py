@@ -152,3 +152,12 @@ def test_the_gate_counts_an_ipv6_slash_64_as_one_address_and_frees_closed_places
     again = factory()
     again.connection_made(Transport("2001:db8::77"))
     assert gate.open == {"2001:db8::/64": 2, "2001:db8:0:1::/64": 1}
+
+
+def test_behind_a_proxy_connections_are_not_counted_per_address() -> None:
+    # every connection comes from the proxy: counting them would cap the whole site at 128
+    from server.__main__ import address_limit
+    from server.signal import SignalConfig
+
+    assert address_limit(SignalConfig(forwarded_for=True)) is None
+    assert address_limit(SignalConfig(address_connections=10)) == 10 + 64
