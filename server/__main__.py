@@ -33,6 +33,7 @@ from aiohttp import web
 
 from server import signal as signalling
 from server.app import AddressError, bind_address, default_root, make_app, parse_port
+from server.gate import PAGE_CONNECTIONS, AddressGate
 
 PROG = "python -m server"
 # Seconds a connection may stay open without sending a whole request: before its first one (a
@@ -136,10 +137,12 @@ async def serve(
     app: web.Application | None = None,
     note: str = "",
     signal_only: bool = False,
+    address_limit: int | None = None,
 ) -> None:
     """Serve until interrupted; the first line printed gives the address (tests read it).
     ``signal_only``: the line says that only the signalling helper is there (it said that
-    the game was being served, from a root it does not serve)."""
+    the game was being served, from a root it does not serve). ``address_limit``: TCP
+    connections one client address may hold at once (server/gate.py); None, no such count."""
     app = make_app(root) if app is None else app  # an Application with no keys is falsy
     runner = web.AppRunner(
         app,
@@ -147,13 +150,18 @@ async def serve(
         keepalive_timeout=REQUEST_WAIT_S,
     )
     await runner.setup()
+    listener: asyncio.Server | None = None
     try:
-        site = web.TCPSite(runner, host, port)
+        # The listener is made here rather than by a web.TCPSite so that each accepted
+        # connection passes the gate first; runner.server is aiohttp's protocol factory.
+        factory = runner.server if address_limit is None else (
+            AddressGate(address_limit).factory(runner.server))
+        assert factory is not None
         try:
-            await site.start()
+            listener = await asyncio.get_running_loop().create_server(factory, host, port)
         except OSError as error:
             raise listen_error(host, port, error) from None
-        bound_port = runner.addresses[0][1]
+        bound_port = listener.sockets[0].getsockname()[1]
         where = display_url(host, bound_port)
         print(
             f"Courtyard Ludo's signalling helper (no game files) is being served at {where}"
@@ -171,7 +179,18 @@ async def serve(
             print(note, flush=True)
         await asyncio.Event().wait()
     finally:
+        if listener is not None:
+            listener.close()
         await runner.cleanup()
+
+
+def address_limit(config: signalling.SignalConfig) -> int | None:
+    """TCP connections one client address may hold at once: its WebSockets (the helper counts
+    them, `address_connections`) and as many again for pages and requests in progress. None
+    behind a proxy (`forwarded_for`), where every connection comes from the proxy."""
+    if config.forwarded_for:
+        return None
+    return config.address_connections + PAGE_CONNECTIONS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(
                 serve(root, args.host, args.port, args.access_log, app,
-                      signalling.describe(config, args.signal_only, redis), args.signal_only)
+                      signalling.describe(config, args.signal_only, redis), args.signal_only,
+                      address_limit(config))
             )
     except ListenError as error:
         print(f"{PROG}: {error}", file=sys.stderr)

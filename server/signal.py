@@ -308,6 +308,12 @@ def client_address(request: web.BaseRequest, config: SignalConfig) -> str:
     if config.forwarded_for:
         forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
         address = forwarded or address
+    return address_key(address)
+
+
+def address_key(address: str) -> str:
+    """An IP address as the per-address limits count it: an IPv6 address stands for its /64
+    (an IPv4-mapped one for its IPv4 address); anything else is compared as text."""
     try:
         parsed = ipaddress.ip_address(address)
     except ValueError:

@@ -113,6 +113,15 @@ MESSAGE_RATE = 40.0 / 1000  # refilled at 40 a second (a person plays far slower
 # frozen, the person unable even to leave. A match's syncs are a few hundred kB, its actions
 # far less: an honest host never comes near it. A message over the budget is left unread.
 READ_REFILL_MS = 20_000.0
+# And how many of them: HOST_MESSAGE_BURST at once, then HOST_MESSAGE_RATE, as the host reads
+# its guests'. The read budget counts characters, so 500 small messages a second fit in it, and
+# each was handled and drawn (on_change), each refused one (a malformed part, a repeated one)
+# put a notice over the board and drew again. An honest host sends at most about 36 in any
+# second of a match played at roomkit's brisk 100 ms an action (computers take 250 ms at the
+# fastest pace). A part of a message under way costs nothing: a sync's parts come in a burst.
+HOST_MESSAGE_BURST = MESSAGE_BURST
+HOST_MESSAGE_RATE = MESSAGE_RATE
+UNREAD_NOTICE_MS = 10_000.0  # messages left unread (either budget) are said at most this often
 ASKED_ONLY_BYTES = 64 * 1024
 """A host's message longer than this is read only while a sync is asked for: only a sync (the
 whole record) comes near it; a lobby or a begin is a few kB at most."""
@@ -138,6 +147,10 @@ LOST_CLAIM = (", or this device did not keep its claim of your seat for this mat
               "closed as it claimed, or another tab): your seat cannot be played from here.")
 
 SENT_PER_VERSION = 8  # a guest's own actions kept per position, to check what the host played
+# A guest's chains offered in claims before a match begins, kept until it begins (the host may
+# take any claim still on its way): a person presses seats far fewer times in one round trip,
+# and the host takes at most SEAT_BURST changes at once.
+MAX_OFFERED = 8
 
 Send = Callable[[str, str], None]  # (peer id, text)
 
@@ -1282,6 +1295,16 @@ class GuestRoom:
         # claim, so they come back then. A guest that gave them up at once followed the match
         # as a spectator while the host played its seat, waiting for reveals that never came.
         self.unclaimed: tuple[str, list[SecretChain], str | None] | None = None
+        # Every (seat, chain) this device offered the host before the match began (its claims,
+        # and the seat it held when it pressed another), and whether it asked to watch: two
+        # presses within one round trip race, and the host may take an earlier claim and
+        # refuse a later one, or keep the seat held before. The host's lobby says where it
+        # put us (`you`): followed only to a seat offered here, with the chains offered for
+        # it, or to none after a watch (`follow_you`), so that a host cannot give us a seat
+        # nor take ours away at will; the match's begin tells which chain it committed.
+        self.offered: list[tuple[str, SecretChain]] = []
+        self.watch_offered = False
+        self.host_you: str | None = None  # the seat the host's last lobby gave us, before the start
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1341,6 +1364,11 @@ class GuestRoom:
         # characters of the host's messages this page may still read now (READ_REFILL_MS)
         self.read_budget = float(protocol.MAX_HOST_BYTES)
         self.read_at: float | None = None
+        # messages of the host's it may still read now (HOST_MESSAGE_RATE), and when it last
+        # said it left some unread (UNREAD_NOTICE_MS)
+        self.message_budget = HOST_MESSAGE_BURST
+        self.message_at: float | None = None
+        self.unread_told: float | None = None
 
     # -- the connection --------------------------------------------------------------------
 
@@ -1449,6 +1477,8 @@ class GuestRoom:
         """Handle one message (or part) from the host; True if a message was accepted."""
         self.host_seen = now
         self.alive(now)
+        if not self.reassembler.parts and not self.may_take(now):
+            return False
         try:
             whole = self.reassembler.feed(text)
             if whole is None:
@@ -1462,7 +1492,7 @@ class GuestRoom:
                 self.notice(unread)
                 return False
             if not self.may_read(len(whole), now):
-                self.notice(TOO_MUCH)
+                self.left_unread(now)
                 return False
             message = protocol.decode(whole, protocol.HOST_MESSAGES, protocol.MAX_HOST_BYTES)
         except ProtocolError as exc:
@@ -1486,6 +1516,28 @@ class GuestRoom:
             return False
         self.counter.accept(message.seq)
         return True
+
+    def may_take(self, now: float) -> bool:
+        """Take one message from the message budget (HOST_MESSAGE_RATE); False, and said once
+        per flood, when it is used up."""
+        if self.message_at is not None and now > self.message_at:
+            self.message_budget = min(HOST_MESSAGE_BURST, self.message_budget
+                                      + (now - self.message_at) * HOST_MESSAGE_RATE)
+        if self.message_at is None or now > self.message_at:
+            self.message_at = now
+        if self.message_budget < 1:
+            self.left_unread(now)
+            return False
+        self.message_budget -= 1
+        return True
+
+    def left_unread(self, now: float) -> None:
+        """A message of the host's is left unread (too many, or too much): said at most once
+        each UNREAD_NOTICE_MS, not for each (each notice is drawn, and a flood that the budget
+        lets through a message at a time would say it between every two)."""
+        if self.unread_told is None or not 0 <= now - self.unread_told < UNREAD_NOTICE_MS:
+            self.unread_told = now
+            self.notice(TOO_MUCH)
 
     def may_read(self, size: int, now: float) -> bool:
         """Take ``size`` characters from the read budget (READ_REFILL_MS); False when the
@@ -1532,7 +1584,13 @@ class GuestRoom:
 
     def claim(self, seat: str, name: str) -> None:
         chain = SecretChain.new(0, self.chain_length)
-        self.unclaimed = None if self.seat is None else (self.seat, self.chains, self.match)
+        if self.seat is not None:
+            self.unclaimed = (self.seat, self.chains, self.match)
+            self.offer_held()
+        elif self.asked is None:
+            self.unclaimed = None
+        # (else a claim is on its way: the seat held before it is still the one kept for us)
+        self.offer(seat, chain)
         self.chains, self.match = [chain], None
         # The seat held before (if any) was held with the chains just replaced: it is given up,
         # unless the host refuses this claim and keeps it for us (`unclaimed`, on_refused).
@@ -1546,11 +1604,53 @@ class GuestRoom:
     def watch(self) -> None:
         self.unclaimed = None  # (a seat given up, not exchanged)
         if not self.started:  # before the start the host frees our seat; after, it refuses
+            self.offer_held()  # (the host keeps it if it refuses the watch: too many changes)
+            self.watch_offered = True
             self.seat = self.asked = None
             self.on_saved()
         self.sync_wanted = True
         self.awaiting.add("watch")
         self.send("watch")
+
+    def offer(self, seat: str, chain: SecretChain) -> None:
+        if not any(c is chain for _, c in self.offered):
+            self.offered.append((seat, chain))
+            del self.offered[:-MAX_OFFERED]
+
+    def offer_held(self) -> None:
+        """The seat held is one the host may keep for us (it refuses what we pressed next):
+        offered with its chains, unless they belong to a match (a rematch's claim never brings
+        back the old match's chains)."""
+        if self.seat is not None and self.match is None:
+            for chain in self.chains:
+                self.offer(self.seat, chain)
+
+    def follow_you(self, you: str | None) -> bool:
+        """Before the match: take the seat the host says it holds for us, if we offered it
+        (with every chain offered for it: its begin tells which one it committed), or none if
+        we asked to watch. True if followed."""
+        if you is None:
+            if not self.watch_offered:
+                return False
+            self.seat = None
+            return True
+        chains = [c for s, c in self.offered if s == you]
+        if not chains:
+            return False
+        if self.asked == you:
+            self.asked, self.unclaimed = None, None
+        self.seat, self.chains, self.match = you, chains, None
+        return True
+
+    def keep_committed(self, ledger: DiceLedger) -> None:
+        """The match began: of the chains offered for our seat, only the one the host committed
+        stays (a reveal takes the last chain from roll 0; a page reloaded in the race kept
+        them all), and nothing is offered any more."""
+        if self.seat is not None:
+            committed = ledger.commitment_for(self.seat, 0)
+            self.chains = [c for c in self.chains
+                           if c.start != 0 or c.commitment(self.seat) == committed]
+        self.offered, self.watch_offered, self.host_you = [], False, None
 
     @property
     def started(self) -> bool:
@@ -1623,22 +1723,26 @@ class GuestRoom:
                             "is refused.")
             raise Refused("bad-lobby", self.problem)
         you = message.body["you"]
-        held = (self.seat, self.asked)
+        held = (self.seat, self.asked, list(self.chains))
         self.awaiting -= {"claim", "watch"}  # a lobby answers both
-        if you is not None and you == self.asked:  # the host took our claim
+        if not self.started:
+            self.host_you = you
+        # before the start the host's `you` is followed only to a seat we offered, or to none
+        # after a watch (follow_you); otherwise our seat is the one we claimed until we claim
+        # another or watch, and `begin` is checked against it
+        followed = not self.started and self.follow_you(you)
+        if not followed and you is not None and you == self.asked:  # the host took our claim
             self.seat, self.asked, self.unclaimed = you, None, None
-        elif you != self.seat and (self.started or message.body["started"]):
+        elif not followed and you != self.seat and (self.started or message.body["started"]):
             self.problem = (f"The host says your seat is {you or 'none'}, but you claimed "
                             f"{self.seat or 'none'}: it is refused.")
             raise Refused("bad-lobby", self.problem)
-        # (before the start a `you` other than our claim changes nothing: our seat is the one
-        # we claimed until we claim another or watch, and `begin` is checked against it)
         # a host's names are kept as a name typed here is: no control or bidi characters
         self.lobby = dict(message.body, seats=[dict(r, name=clean_name(r["name"]))
                                                for r in message.body["seats"]])
         self.here = [r["seat"] for r in message.body["seats"] if r["here"]]
         self.show_here(now)
-        if (self.seat, self.asked) != held:
+        if (self.seat, self.asked, self.chains) != held:
             # stored at once only when our seat changed: the page writes the rest at most
             # every 250 ms, and a host sending lobbies without pause made it write the room
             # for each one
@@ -1745,6 +1849,8 @@ class GuestRoom:
             self.problem = f"The host's start does not verify: {exc}"
             raise Refused("bad-begin", self.problem) from None
         old = self.ledger
+        if old is None:
+            self.keep_committed(ledger)
         if old is not None and (old.room != match or old.rolls or old.events != ledger.events):
             # Only the same start again (a host that reloaded while the seed was drawn).
             self.problem = "The host started the match again, or another one, in this room."
@@ -1993,6 +2099,8 @@ class GuestRoom:
         # what we sent at positions the record has played is settled by the record (entries
         # at its own position stay: the host may still play an action it queued there)
         self.sent = {v: a for v, a in self.sent.items() if v >= table.version}
+        if old_ledger is None:  # (a match whose begin this connection did not bring)
+            self.keep_committed(ledger)
         self.bind(ledger)
         self.throws = verified.throws
         self.here = list(body["connected"])
@@ -2168,6 +2276,10 @@ class GuestRoom:
             # the host keeps the seat we held, with its chains: ours again
             (self.seat, self.chains, self.match), self.asked = self.unclaimed, None
             self.unclaimed = None
+            self.on_saved()
+        if not self.started and self.host_you != self.seat and self.follow_you(self.host_you):
+            # a refusal changes nothing: the host holds for us what its last lobby said (a
+            # press answered before this one by a lobby no longer "awaits" an answer)
             self.on_saved()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
