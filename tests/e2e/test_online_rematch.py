@@ -13,7 +13,11 @@ moment, and each match plays only a few moves before a player leaves it.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -71,11 +75,64 @@ def _open(context: BrowserContext, url: str) -> Page:
     return page
 
 
+class _Stall(BaseHTTPRequestHandler):
+    """Answers GET /<ms> after ``ms`` milliseconds, to any origin: what a busy tab waits for."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        time.sleep(min(int(self.path.strip("/") or 0), 120_000) / 1000)
+        self.send_response(204)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.end_headers()
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def stall_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Stall)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _StallingBrowser:
+    """The run's browser, its contexts without the pages' Content-Security-Policy, whose
+    connect-src would refuse the stall server's other port."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        return self._browser.new_context(bypass_csp=True, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser(browser: Browser, stall_url: str) -> Browser:
+    _stall[0] = stall_url
+    return _StallingBrowser(browser)  # type: ignore[return-value]
+
+
+_stall = [""]
+
+
 def _busy(page: Page, ms: int) -> None:
     """Keep ``page``'s main thread busy for ``ms`` from now: nothing it is sent is handled
-    meanwhile (a slow device, or one whose message is still on its way)."""
-    page.evaluate("ms => setTimeout(() => { const t = performance.now();"
-                  " while (performance.now() - t < ms); }, 0)", ms)
+    meanwhile (a slow device, or one whose message is still on its way). A synchronous request
+    that the stall server answers ``ms`` later holds the thread as a loop spinning for ``ms``
+    would, without spinning a core for it (this module's tests kept a core busy for about a
+    minute so, while the other tabs and the other tests' pages booted on the same two)."""
+    page.evaluate("([url, ms]) => setTimeout(() => { const request = new XMLHttpRequest();"
+                  " request.open('GET', url + ms, false); request.send(); }, 0)",
+                  [_stall[0], ms])
 
 
 def _last_id(page: Page) -> int:
@@ -291,7 +348,7 @@ def test_a_gilgiti_match_ended_by_a_leave_is_played_again_from_the_room_screen(
 
 
 BUSY_MS = 12_000  # a first tab kept busy while the second boots (2-3 s here, 4-6 s under load);
-# each spins a core, so not longer than the boot needs
+# the test waits for it to end, so not longer than the boot needs
 BUSY_PER_BOOT = 2.5  # ...but at least this many times the slowest boot (or join) measured here
 TOO_SLOW = "the second tab took too long to boot for this test's timing"
 # A boot slower than the busy time leaves the scenario untested (the machine's load, not the
