@@ -676,7 +676,12 @@ class HostRoom:
             self.refuse(peer, exc.code, str(exc))
             return False
         finally:
-            self.show_here(now)  # (a hello or claim seats its peer: connected)
+            # a hello or claim seats its peer: connected. Shown only now, after the handler's
+            # own changes were drawn, so drawn again: the table's seat list and boxes kept a
+            # guest that said hello "away" until the next action, while its status line,
+            # written later, said it was back
+            if self.show_here(now):
+                self.on_change("presence")
         peer.counter.accept(message.seq)
         return True
 

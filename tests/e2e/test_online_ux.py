@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_online import (
     PARAMS,
     REFUSE_ROOM_SAVES,
@@ -148,7 +149,12 @@ def test_the_pages_say_plainly_when_the_signalling_server_is_down(browser: Brows
         # the helper back, the guest is back at the table, and the marks go
         server = _serve(port)
         guest.wait_for_function("JSON.parse(window.ludo.online()).connected", timeout=90_000)
-        host.wait_for_selector("#seats li.away", state="detached", timeout=30_000)
+        host.wait_for_function("JSON.parse(window.ludo.online()).connected.includes('yellow')",
+                               timeout=60_000)
+        try:
+            host.wait_for_selector("#seats li.away", state="detached", timeout=15_000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"still away: {facts(host)}") from None
         assert host.locator(".pod .pod-away").count() == 0
         assert host.errors == [] and guest.errors == []
     finally:

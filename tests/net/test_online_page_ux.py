@@ -789,6 +789,31 @@ def test_a_guest_flapping_its_connection_does_not_flood_the_hosts_status_line(
     assert page.status_line() == "Bo (green) is away (disconnected): the clock runs on their turns."
 
 
+def test_the_hosts_table_is_drawn_again_when_a_guest_that_was_away_says_hello(
+        online: Any) -> None:
+    # the host learns that a guest is back from its hello, and shows it (here_shown) once the
+    # message is handled: the table must be drawn after that. It was drawn only before (the
+    # hello's own changes), so the host's seat list and Bo's box said "away" until the next
+    # action while its status line said "Bo (green) is back." (a browser test caught it, under
+    # load: the guest's later messages used to come soon enough to draw it again)
+    net, yusuf, bo = _match_of_three()
+    host = net.host
+    drawn_with: list[list[str]] = []
+    host.on_change = lambda what: drawn_with.append(list(host.here_shown))
+    net.cut("p2")
+    assert drawn_with[-1] == ["yellow"]
+    net.now += 5000
+    del drawn_with[:]
+    net.host.connect("p2")
+    net.links.add("p2")
+    bo.connect()  # Bo's hello, alone: nothing else of Bo's comes after it
+    hello = [(peer, text) for to, peer, text in net.queue if to == "host"]
+    net.queue.clear()
+    assert len(hello) == 1 and host.receive(*hello[0], net.now)
+    assert sorted(host.here_shown) == ["green", "yellow"]
+    assert drawn_with and sorted(drawn_with[-1]) == ["green", "yellow"], drawn_with
+
+
 def test_a_hostile_hosts_messages_never_break_the_guests_table_or_misname_the_away(
         online: Any) -> None:
     # a bounded, seeded fuzz of what a hostile host may send a guest during a match, between

@@ -1408,10 +1408,12 @@ class OnlineController(Controller):
             "rolls": len(room.throws), "bottomLeft": self.screen.bottom_left,
             "match": None if room.ledger is None else room.ledger.room,
             "first": room.first,  # the state id of the match's first position (a rematch's)
+            "awayDrawn": list(self.away_drawn),  # the seats the table was last drawn away
         }
         if o.role == "host":
             facts["roundTrips"] = list(room.round_trips)
             facts["connected"] = room.connected_seats()
+            facts["here"] = list(room.here_shown)  # connected, as the table says it
             facts["ready"] = room.ready()
         else:
             facts["problem"] = room.problem
