@@ -1,7 +1,7 @@
 """What each test costs in CPU: a pytest plugin, and a summary of what it wrote.
 
-    .venv/bin/python -m pytest -p tools.test_cpu [pytest's options ...]   # writes test-cpu/*.tsv
-    .venv/bin/python tools/test_cpu.py [--top 30] [test-cpu/*.tsv]        # prints the summary
+    .venv/bin/python -m pytest -p tools.cpu_per_test [pytest's options ...]   # writes cpu-per-test/*.tsv
+    .venv/bin/python tools/cpu_per_test.py [--top 30] [cpu-per-test/*.tsv]        # prints the summary
 
 The suite is CPU-bound on two cores (a browser test's pages boot Pyodide and play in Chromium),
 so the time a test takes on a loaded machine says little about what it costs the run: a test
@@ -10,7 +10,7 @@ The plugin samples, every 0.25 s and at each test's start and end, the CPU time 
 of its pytest process and every process under it (Playwright's driver, Chromium and its
 renderers, servers the tests start), and writes one line per test: its id, its wall time and
 the CPU time its process tree used meanwhile (a process that starts and ends between two
-samples is missed). Under xdist each worker writes its own file (test-cpu/gw0.tsv, ...);
+samples is missed). Under xdist each worker writes its own file (cpu-per-test/gw0.tsv, ...);
 the files are emptied when a run starts. The summary adds them up by test and by module.
 """
 
@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import pytest
 
-OUT_DIR = Path(__file__).resolve().parent.parent / "test-cpu"
+OUT_DIR = Path(__file__).resolve().parent.parent / "cpu-per-test"
 SAMPLE_S = 0.25
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -64,7 +64,7 @@ class _Sampler:
         self.root = os.getpid()
         self.latest: dict[int, float] = {}
         self.lock = threading.Lock()
-        threading.Thread(target=self._loop, daemon=True, name="test-cpu").start()
+        threading.Thread(target=self._loop, daemon=True, name="cpu-per-test").start()
 
     def sample(self) -> dict[int, float]:
         now = tree_cpu(self.root)
@@ -119,7 +119,7 @@ def summary(paths: list[Path], top: int) -> str:
             name, wall_text, cpu_text = line.rsplit("\t", 2)
             tests.append((float(cpu_text), float(wall_text), name))
     if not tests:
-        return "no figures: run pytest with -p tools.test_cpu first"
+        return "no figures: run pytest with -p tools.cpu_per_test first"
     modules: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     for cpu, wall, name in tests:
         totals = modules[name.split("::")[0]]
@@ -138,7 +138,7 @@ def summary(paths: list[Path], top: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="*", type=Path, help="default: test-cpu/*.tsv")
+    parser.add_argument("files", nargs="*", type=Path, help="default: cpu-per-test/*.tsv")
     parser.add_argument("--top", type=int, default=30, help="tests listed (default 30)")
     args = parser.parse_args(argv)
     print(summary(args.files or sorted(OUT_DIR.glob("*.tsv")), args.top))
