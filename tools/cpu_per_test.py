@@ -1,7 +1,7 @@
 """What each test costs in CPU: a pytest plugin, and a summary of what it wrote.
 
-    .venv/bin/python -m pytest -p tools.cpu_per_test [pytest's options ...]   # writes cpu-per-test/*.tsv
-    .venv/bin/python tools/cpu_per_test.py [--top 30] [cpu-per-test/*.tsv]        # prints the summary
+    .venv/bin/python -m pytest -p tools.cpu_per_test [pytest's options]  # cpu-per-test/*.tsv
+    .venv/bin/python tools/cpu_per_test.py [--top 30] [cpu-per-test/*.tsv]  # the summary
 
 The suite is CPU-bound on two cores (a browser test's pages boot Pyodide and play in Chromium),
 so the time a test takes on a loaded machine says little about what it costs the run: a test
