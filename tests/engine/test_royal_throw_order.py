@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from enginekit import COLOURS, START
 
 from ludo import (
     Action,
@@ -41,8 +42,6 @@ from ludo import (
     resolve,
 )
 
-COLOURS = ("red", "green", "yellow", "blue")
-START = {"red": 0, "green": 13, "yellow": 26, "blue": 39}
 SEATINGS = (("red", "yellow"), ("green", "blue"), ("red", "green", "yellow"),
             ("green", "yellow", "blue"), COLOURS)
 

@@ -871,19 +871,26 @@ def test_a_host_cannot_move_a_guest_to_a_seat_it_never_offered_nor_take_its_seat
     assert a.seat == "yellow"  # no watch was pressed: none is not followed
 
 
-def test_a_guest_that_missed_the_begin_of_a_raced_claim_keeps_the_committed_chain():
-    # two claims of green in flight (with a press of yellow, taken, between): the host took
-    # both, and began while this device's connection was down; its sync (not a begin) says
-    # which chain it committed, and only that one stays: a reveal takes the last one held
+def _green_claimed_twice_around_a_taken_yellow() -> tuple[Net, GuestRoom]:
+    """Ann (p1) presses green, yellow (Bo's already) and green again within one round trip;
+    the host has answered them all. The net and Ann's room."""
     net = Net(kinds={"green": "online", "yellow": "online"})
     a = net.add_guest("p1")
     net.add_guest("p2").claim("yellow", "Bo")
     net.pump()
     a.claim("green", "Ann")
-    first = a.chains[0]
     a.claim("yellow", "Ann")
     a.claim("green", "Ann")
     net.pump()
+    return net, a
+
+
+def test_a_guest_that_missed_the_begin_of_a_raced_claim_keeps_the_committed_chain():
+    # two claims of green in flight (with a press of yellow, taken, between): the host took
+    # both, and began while this device's connection was down; its sync (not a begin) says
+    # which chain it committed, and only that one stays: a reveal takes the last one held
+    net, a = _green_claimed_twice_around_a_taken_yellow()
+    first = a.chains[0]
     committed = net.host.holders["green"].commitment  # (the last claim: the host took both)
     assert committed != first.commitment("green")
     assert len(a.chains) == 2  # both offered for green: the start says which one it took
@@ -899,14 +906,7 @@ def test_a_page_reloaded_within_a_seat_race_reveals_from_the_chain_the_host_comm
     # green pressed, yellow (taken) and green again within one round trip: the host took both
     # green claims, and the page that stored its room with both chains reloaded before the
     # start. The begin keeps only the committed chain: a reveal takes the last one from roll 0
-    net = Net(kinds={"green": "online", "yellow": "online"})
-    a = net.add_guest("p1")
-    net.add_guest("p2").claim("yellow", "Bo")
-    net.pump()
-    a.claim("green", "Ann")
-    a.claim("yellow", "Ann")
-    a.claim("green", "Ann")
-    net.pump()
+    net, a = _green_claimed_twice_around_a_taken_yellow()
     kept = json.loads(json.dumps(a.to_json()))
     net.cut("p1")
     reloaded = GuestRoom.restore(kept, lambda text: net.queue.append(("host", "p9", text)))
