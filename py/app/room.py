@@ -1317,6 +1317,9 @@ class GuestRoom:
         self.offered: list[tuple[str, SecretChain]] = []
         self.watch_offered = False
         self.host_you: str | None = None  # the seat the host's last lobby gave us, before the start
+        # (seat, claim, chains) this device stored at once at the host's word since its last
+        # press (`store_seat`): a few at most, as the seats and chains it offered allow
+        self.seats_stored: list[tuple[str | None, str | None, list[SecretChain]]] = []
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1647,6 +1650,7 @@ class GuestRoom:
         self.seat, self.asked = None, seat
         self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
+        self.seats_stored = []  # (what the host makes of this press is stored at once)
         self.on_saved()
         self.awaiting.add("claim")
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
@@ -1657,6 +1661,7 @@ class GuestRoom:
             self.offer_held()  # (the host keeps it if it refuses the watch: too many changes)
             self.watch_offered = True
             self.seat = self.asked = None
+            self.seats_stored = []
             self.on_saved()
         self.sync_wanted = True
         self.awaiting.add("watch")
@@ -1692,6 +1697,20 @@ class GuestRoom:
         self.seat, self.chains, self.match = you, chains, None
         return True
 
+    def store_seat(self) -> None:
+        """The host's word changed our seat or chains: stored at once (on_saved), unless this
+        device stored this very seat, claim and chains at the host's word since its person's
+        last press: that the page writes again within 250 ms (``on_change`` follows). A host
+        switching `you` between two seats we offered had us store the room for each of its
+        lobbies, 40 times a second; an honest one moves us to each state of a race once, as
+        it answers our presses in order. (The states are few: a seat offered or none, with
+        the chains offered for it, our claim answered or not.)"""
+        state = (self.seat, self.asked, list(self.chains))
+        if state in self.seats_stored:
+            return
+        self.seats_stored.append(state)
+        self.on_saved()
+
     def keep_committed(self, ledger: DiceLedger) -> None:
         """The match began: of the chains offered for our seat, only the one the host committed
         stays (a reveal takes the last chain from roll 0; a page reloaded in the race kept
@@ -1701,6 +1720,7 @@ class GuestRoom:
             self.chains = [c for c in self.chains
                            if c.start != 0 or c.commitment(self.seat) == committed]
         self.offered, self.watch_offered, self.host_you = [], False, None
+        self.seats_stored = []
 
     @property
     def started(self) -> bool:
@@ -1796,7 +1816,7 @@ class GuestRoom:
             # stored at once only when our seat changed: the page writes the rest at most
             # every 250 ms, and a host sending lobbies without pause made it write the room
             # for each one
-            self.on_saved()
+            self.store_seat()
         self.on_change("lobby")
 
     def check_participants(self, participants: tuple[str, ...],
@@ -2330,7 +2350,7 @@ class GuestRoom:
         if not self.started and self.host_you != self.seat and self.follow_you(self.host_you):
             # a refusal changes nothing: the host holds for us what its last lobby said (a
             # press answered before this one by a lobby no longer "awaits" an answer)
-            self.on_saved()
+            self.store_seat()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
     def on_closed(self, message: Message, now: float) -> None:
