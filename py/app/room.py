@@ -118,7 +118,7 @@ READ_REFILL_MS = 20_000.0
 # each was handled and drawn (on_change), each refused one (a malformed part, a repeated one)
 # put a notice over the board and drew again. An honest host sends at most about 36 in any
 # second of a match played at roomkit's brisk 100 ms an action (computers take 250 ms at the
-# fastest pace). A part of a message under way costs nothing: a sync's parts come in a burst.
+# fastest pace). A message's other parts cost a PARTS_PER_MESSAGE-th of one each.
 HOST_MESSAGE_BURST = MESSAGE_BURST
 HOST_MESSAGE_RATE = MESSAGE_RATE
 UNREAD_NOTICE_MS = 10_000.0  # messages left unread (either budget) are said at most this often
@@ -126,6 +126,13 @@ ASKED_ONLY_BYTES = 64 * 1024
 """A host's message longer than this is read only while a sync is asked for: only a sync (the
 whole record) comes near it; a lobby or a begin is a few kB at most."""
 UNASKED_SYNC = "A record the host sent unasked was ignored."
+NOT_A_SYNC = "A long message from the host that is not a record was ignored."
+# A message's parts after its first cost this much of the message budget each (HOST_MESSAGE_
+# RATE), all paid at its first part: a host's 4 MiB message (257 parts) costs 17 messages, not
+# 1 as before, when a host could send them without end for a message each. An honest host's
+# largest sync fits in the budget many times over, and it sends a guest one at most every
+# SYNC_INTERVAL_MS.
+PARTS_PER_MESSAGE = 16
 TOO_MUCH = ("The host sends more than this device can read: some of its messages are "
             "left unread.")
 ONLINE = "online"  # a seat kind in the room's plan: open to a guest
@@ -1310,6 +1317,9 @@ class GuestRoom:
         self.offered: list[tuple[str, SecretChain]] = []
         self.watch_offered = False
         self.host_you: str | None = None  # the seat the host's last lobby gave us, before the start
+        # (seat, claim, chains) this device stored at once at the host's word since its last
+        # press (`store_seat`): a few at most, as the seats and chains it offered allow
+        self.seats_stored: list[tuple[str | None, str | None, list[SecretChain]]] = []
         self.watching = False
         self.table: FollowerTable | None = None
         # Where this device's player was in the match, "table" or "home" (the page sets its
@@ -1481,20 +1491,28 @@ class GuestRoom:
     def receive(self, text: Any, now: float) -> bool:
         """Handle one message (or part) from the host; True if a message was accepted."""
         self.host_seen = now
-        self.alive(now)
-        if not self.reassembler.parts and not self.may_take(now):
-            return False
-        try:
-            whole = self.reassembler.feed(text)
-            if whole is None:
+        parts = self.reassembler
+        under_way = parts.under_way  # (``text`` is a later part of a message)
+        if not under_way:
+            self.alive(now)
+            # a message of n parts costs 1 + (n - 1) / PARTS_PER_MESSAGE, paid at its first
+            # part: its other parts are consumed as they come (kept, or skipped unread)
+            if not self.may_take(now, 1 + (parts.parts_in(text) - 1) / PARTS_PER_MESSAGE):
+                parts.drop(text)  # (and the rest of its message, unsaid)
                 return False
-            unread = self.sync_refusal(now) if len(whole) > ASKED_ONLY_BYTES else None
-            if unread is not None:
-                # Only a sync is this long, and one this device did not ask for (or asked
-                # too recently) would be refused by on_sync: refused here, before it is parsed.
-                # Before, it was parsed first: a maximal one (4 MiB of small JSON objects)
-                # froze the page about 1.4 s in Chromium before it was refused.
-                self.notice(unread)
+        try:
+            whole = parts.feed(text)
+            if whole is not None and under_way:
+                self.alive(now)  # (the last part of a message: the page runs now)
+            if whole is None:
+                if parts.keeping and parts.next == 1 and parts.least > ASKED_ONLY_BYTES:
+                    # the first part of a long message: refused now if it would be once
+                    # whole, and the rest of it skipped unread (each part of a 4 MiB sync
+                    # nobody asked for was kept and joined, 257 of them, before it was)
+                    if self.long_refusal(parts.first, parts.least, now):
+                        parts.skip()
+                return False
+            if len(whole) > ASKED_ONLY_BYTES and self.long_refusal(whole, len(whole), now):
                 return False
             if not self.may_read(len(whole), now):
                 self.left_unread(now)
@@ -1522,18 +1540,44 @@ class GuestRoom:
         self.counter.accept(message.seq)
         return True
 
-    def may_take(self, now: float) -> bool:
-        """Take one message from the message budget (HOST_MESSAGE_RATE); False, and said once
-        per flood, when it is used up."""
+    def long_refusal(self, start: str, size: int, now: float) -> bool:
+        """Whether a host's message of ``size`` characters (over ASKED_ONLY_BYTES) that begins
+        with ``start`` is refused unread, and said so: only a sync is that long, and one that
+        this device did not ask for (or asked too recently), or a repeated one, would be
+        refused by on_sync; nor is one read that the read budget cannot pay. Decided from a
+        long message's first part (its head and, as every part but the last is full, its
+        length within a part), before the rest is put together, and again once it is whole
+        (one of 65-80 kB may not look long at its first part). Before, a maximal one (4 MiB
+        of small JSON objects) was parsed first, which froze the page about 1.4 s in Chromium,
+        and later still put together whole before it was refused."""
+        declared = protocol.head(start)
+        unread: str | None = None
+        if declared is None or declared[1] != "sync":
+            unread = NOT_A_SYNC
+        elif not self.counter.fresh(declared[0]):
+            unread = "A repeated message from the host was ignored."
+        else:
+            unread = self.sync_refusal(now)
+        if unread is not None:
+            self.notice(unread)
+            return True
+        if size > self.readable(now):
+            self.left_unread(now)
+            return True
+        return False
+
+    def may_take(self, now: float, cost: float = 1.0) -> bool:
+        """Take ``cost`` (a message, or a part of one under way) from the message budget
+        (HOST_MESSAGE_RATE); False, and said once per flood, when it cannot pay it."""
         if self.message_at is not None and now > self.message_at:
             self.message_budget = min(HOST_MESSAGE_BURST, self.message_budget
                                       + (now - self.message_at) * HOST_MESSAGE_RATE)
         if self.message_at is None or now > self.message_at:
             self.message_at = now
-        if self.message_budget < 1:
+        if self.message_budget < cost:
             self.left_unread(now)
             return False
-        self.message_budget -= 1
+        self.message_budget -= cost
         return True
 
     def left_unread(self, now: float) -> None:
@@ -1544,16 +1588,20 @@ class GuestRoom:
             self.unread_told = now
             self.notice(TOO_MUCH)
 
-    def may_read(self, size: int, now: float) -> bool:
-        """Take ``size`` characters from the read budget (READ_REFILL_MS); False when the
-        budget is short of them."""
+    def readable(self, now: float) -> float:
+        """The characters the read budget can pay now (READ_REFILL_MS)."""
         full = float(protocol.MAX_HOST_BYTES)
         if self.read_at is not None and now > self.read_at:
             self.read_budget = min(full, self.read_budget
                                    + (now - self.read_at) * full / READ_REFILL_MS)
         if self.read_at is None or now > self.read_at:
             self.read_at = now
-        if size > self.read_budget:
+        return self.read_budget
+
+    def may_read(self, size: int, now: float) -> bool:
+        """Take ``size`` characters from the read budget (READ_REFILL_MS); False when the
+        budget is short of them."""
+        if size > self.readable(now):
             return False
         self.read_budget -= size
         return True
@@ -1602,6 +1650,7 @@ class GuestRoom:
         self.seat, self.asked = None, seat
         self.quit_sent, self.forced_quit = False, None
         self.name = clean_name(name)
+        self.seats_stored = []  # (what the host makes of this press is stored at once)
         self.on_saved()
         self.awaiting.add("claim")
         self.send("claim", seat=seat, name=self.name, commit=chain.commitment(seat).to_json())
@@ -1612,6 +1661,7 @@ class GuestRoom:
             self.offer_held()  # (the host keeps it if it refuses the watch: too many changes)
             self.watch_offered = True
             self.seat = self.asked = None
+            self.seats_stored = []
             self.on_saved()
         self.sync_wanted = True
         self.awaiting.add("watch")
@@ -1647,6 +1697,20 @@ class GuestRoom:
         self.seat, self.chains, self.match = you, chains, None
         return True
 
+    def store_seat(self) -> None:
+        """The host's word changed our seat or chains: stored at once (on_saved), unless this
+        device stored this very seat, claim and chains at the host's word since its person's
+        last press: that the page writes again within 250 ms (``on_change`` follows). A host
+        switching `you` between two seats we offered had us store the room for each of its
+        lobbies, 40 times a second; an honest one moves us to each state of a race once, as
+        it answers our presses in order. (The states are few: a seat offered or none, with
+        the chains offered for it, our claim answered or not.)"""
+        state = (self.seat, self.asked, list(self.chains))
+        if state in self.seats_stored:
+            return
+        self.seats_stored.append(state)
+        self.on_saved()
+
     def keep_committed(self, ledger: DiceLedger) -> None:
         """The match began: of the chains offered for our seat, only the one the host committed
         stays (a reveal takes the last chain from roll 0; a page reloaded in the race kept
@@ -1656,6 +1720,7 @@ class GuestRoom:
             self.chains = [c for c in self.chains
                            if c.start != 0 or c.commitment(self.seat) == committed]
         self.offered, self.watch_offered, self.host_you = [], False, None
+        self.seats_stored = []
 
     @property
     def started(self) -> bool:
@@ -1751,7 +1816,7 @@ class GuestRoom:
             # stored at once only when our seat changed: the page writes the rest at most
             # every 250 ms, and a host sending lobbies without pause made it write the room
             # for each one
-            self.on_saved()
+            self.store_seat()
         self.on_change("lobby")
 
     def check_participants(self, participants: tuple[str, ...],
@@ -2285,7 +2350,7 @@ class GuestRoom:
         if not self.started and self.host_you != self.seat and self.follow_you(self.host_you):
             # a refusal changes nothing: the host holds for us what its last lobby said (a
             # press answered before this one by a lobby no longer "awaits" an answer)
-            self.on_saved()
+            self.store_seat()
         self.notice(f"The host refused: \u2068{words}\u2069", shown=answered is not None)
 
     def on_closed(self, message: Message, now: float) -> None:

@@ -29,6 +29,7 @@ come out on the host and on every guest: the rule is idempotent.)
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -245,53 +246,138 @@ class Reassembler:
 
     Returns whole messages; parts out of order, over ``max_bytes`` in all, empty, more of
     them than a message of ``max_bytes`` needs (in parts of ``size``, as :func:`frames` cuts
-    them), or malformed drop the message being assembled (ProtocolError)."""
+    them), cut otherwise than :func:`frames` cuts them (every part but the last holds
+    ``size - 32`` characters), or malformed drop the message being assembled (ProtocolError).
+
+    Since every part but the last is full, a message's first part tells how long the whole
+    will be, within one part (:attr:`least`), and how it begins (:attr:`first`): the reader
+    may decide then not to read it, and :meth:`skip` the rest of it without keeping it."""
 
     def __init__(self, max_bytes: int, size: int = FRAME_BYTES) -> None:
         self.max_bytes = max_bytes
-        self.max_parts = -(-max_bytes // (size - 32))  # 257 for a host's 4 MiB
+        self.chunk = size - 32  # the characters of every part but a message's last
+        self.max_parts = -(-max_bytes // self.chunk)  # 257 for a host's 4 MiB
         self.parts: list[str] = []
         self.size = 0
-        self.expected = 0
+        self.expected = 0  # the parts of the message under way (0: none)
+        self.next = 0  # the index of its next part
+        self.keeping = True  # its parts are kept (else skipped: consumed unread)
+        self.first = ""  # the start of its first part (HEAD characters)
 
-    def feed(self, text: Any) -> str | None:
+    @property
+    def under_way(self) -> bool:
+        """Whether some parts of a message came, and not yet its last."""
+        return self.expected > 0
+
+    @property
+    def least(self) -> int:
+        """The fewest characters the message under way can have, all its parts come."""
+        return (self.expected - 1) * self.chunk + 1 if self.expected else 0
+
+    def parts_in(self, text: Any) -> int:
+        """The parts of the message ``text`` begins: its count if it is the first part of one
+        (as :meth:`feed` would take it), else 1 (a whole message, or a part to refuse)."""
+        if not isinstance(text, str) or not text.startswith(FRAME_PREFIX + "0/"):
+            return 1
+        colon = text.find(":", 3, 18)
+        count = text[3:max(colon, 3)]
+        n = int(count) if _digits(count) else 1
+        return n if 1 < n <= self.max_parts else 1
+
+    def skip(self) -> None:
+        """Drop what is kept of the message under way, and consume the rest of its parts
+        unread (each still checked to be its next part: one out of order is refused)."""
+        self.parts, self.size, self.keeping = [], 0, False
+
+    def drop(self, text: Any) -> None:
+        """Consume ``text`` unread, and the rest of its message if it is a part: refused
+        parts are not said (the reader did not read them)."""
+        try:
+            self.feed(text, keep=False)
+        except ProtocolError:
+            pass
+
+    def feed(self, text: Any, keep: bool = True) -> str | None:
+        """The whole message once ``text`` completes one, else None (a part kept, or skipped:
+        ``keep`` False skips the message ``text`` begins or continues)."""
         if not isinstance(text, str):
             raise ProtocolError("bad-json", "a message is text")
+        if not self.keeping and self.expected:  # a skipped message's next part, at a glance
+            tag = f"{FRAME_PREFIX}{self.next}/{self.expected}:"
+            length = len(text) - len(tag)
+            if text.startswith(tag) and (length == self.chunk or (
+                    self.next == self.expected - 1 and 0 < length < self.chunk)):
+                self.next += 1
+                if self.next == self.expected:
+                    self._reset()
+                return None
         if not text.startswith(FRAME_PREFIX):
-            if self.parts:
+            if self.expected:
                 self._reset()
                 raise ProtocolError("bad-frame", "a message arrived in the middle of parts")
             return text
-        head, sep, data = text[1:].partition(":")
-        index, slash, count = head.partition("/")
-        if not sep or not slash or not index.isdigit() or not count.isdigit() \
-                or len(head) > 16:
+        # (the head is read in place: a skipped part is never copied)
+        colon = text.find(":", 1, 18)
+        index, slash, count = text[1:max(colon, 1)].partition("/")
+        if colon < 0 or not slash or not _digits(index) or not _digits(count):
             self._reset()
             raise ProtocolError("bad-frame", "a malformed part")
         i, n = int(index), int(count)
-        if i != len(self.parts) or (self.parts and n != self.expected) or not 1 < n or i >= n:
+        if i != self.next or (self.expected and n != self.expected) or not 1 < n or i >= n:
             self._reset()
             raise ProtocolError("bad-frame", "a part out of order")
-        if n > self.max_parts or not data:
+        length = len(text) - colon - 1
+        if n > self.max_parts or not length:
             # an honest sender never cuts a message into more parts than its largest needs,
             # nor sends an empty one: each would be kept, and cost this side memory
             self._reset()
             raise ProtocolError("bad-frame", f"a message of at most {self.max_parts} parts, "
                                 "none empty")
-        self.size += len(data)
-        if self.size > self.max_bytes:
+        if length > self.chunk or (i < n - 1 and length != self.chunk):
+            # frames() fills every part but the last: so the first tells the whole's length
+            self._reset()
+            raise ProtocolError("bad-frame", f"parts of {self.chunk} characters, but the last")
+        if self.size + length > self.max_bytes:
             self._reset()
             raise ProtocolError("too-big", f"a message of at most {self.max_bytes} bytes")
-        self.parts.append(data)
-        self.expected = n
-        if len(self.parts) < n:
+        if i == 0:
+            self.expected, self.keeping, self.first = n, True, text[colon + 1:colon + 1 + HEAD]
+        if not keep:
+            self.skip()
+        self.next = i + 1
+        if self.keeping:
+            self.parts.append(text[colon + 1:])
+            self.size += length
+        if self.next < n:
             return None
-        whole = "".join(self.parts)
+        whole = "".join(self.parts) if self.keeping else None
         self._reset()
         return whole
 
     def _reset(self) -> None:
-        self.parts, self.size, self.expected = [], 0, 0
+        self.parts, self.size, self.expected, self.next = [], 0, 0, 0
+        self.keeping, self.first = True, ""
+
+
+HEAD = 64
+"""Characters of a long message's start a reader sees at its first part (:func:`head`)."""
+
+_HEAD = re.compile(r'\{"v":([0-9]{1,16}),"seq":([0-9]{1,16}),"type":"([a-z]{1,16})"[,}]')
+
+
+def head(text: str) -> tuple[int, str] | None:
+    """The ``seq`` and ``type`` a message's text begins with, if it begins as :func:`encode`
+    writes every message (``{"v":1,"seq":n,"type":"t",``), else None. A reader may refuse a
+    long message by its head before it has it all (docs/online.md, "The game protocol")."""
+    found = _HEAD.match(text)
+    if found is None or found[1] != str(VERSION):
+        return None
+    return int(found[2]), found[3]
+
+
+def _digits(text: str) -> bool:
+    # (str.isdigit takes "²", which int() refuses: a host's "~²/2:x" broke the guest's check)
+    return 0 < len(text) <= 8 and text.isascii() and text.isdigit()
 
 
 # ---------------------------------------------------------------------------------------------

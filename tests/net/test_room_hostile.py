@@ -702,6 +702,40 @@ def test_a_host_flooding_lobbies_does_not_make_the_guest_store_its_room_for_each
     assert guest.seat == "yellow" and saves == [1]
 
 
+def test_a_host_switching_a_raced_guests_seat_does_not_make_it_store_its_room_each_time():
+    # hostile review 9 left this: a guest that offered yellow and blue within one round trip
+    # follows the host's `you` to either (follow_you), and stored its room at once each time
+    # it changed: a host switching between the two made it store the room 40 times a second.
+    # Each seat the host gives it is stored at once the first time since the person's last
+    # press; going back to one stored already is left to the page's write (on_change: at
+    # most every 250 ms).
+    net = Net(kinds={"green": "online", "yellow": "online", "blue": "online"})
+    guest = net.add_guest("p1")
+    guest.claim("green", "Ann")
+    net.pump()
+    guest.claim("yellow", "Ann")
+    guest.claim("blue", "Ann")  # (neither reaches the host: it answers as it pleases)
+    saves: list[str | None] = []
+    changes: list[str] = []
+    guest.on_saved = lambda: saves.append(guest.seat)
+    guest.on_change = changes.append
+    fields = net.host.lobby_fields()
+    for i in range(80):  # two seconds of lobbies at 40 a second, the guest's message rate
+        fields["you"] = ("yellow", "blue")[i % 2]
+        assert _from_host(net, "p1", "lobby", **fields)
+        net.now += 25
+    assert guest.seat == "blue" and guest.asked is None
+    # before: 80; now each state once (yellow while blue was still asked, then without)
+    assert saves == ["yellow", "blue", "yellow"], saves
+    assert changes.count("lobby") == 80  # each one drawn, and written by the page in 250 ms
+    # a new press: what the host makes of it is stored at once again (here the host gets
+    # the three claims at last and answers each in order: one lobby, and one store, each)
+    guest.claim("green", "Ann")
+    saves.clear()
+    net.pump()
+    assert guest.seat == "green" and saves == ["yellow", "blue", "green"]
+
+
 def test_a_refused_claim_of_another_seat_leaves_the_guest_its_seat_and_chain():
     # a guest that held green and claimed yellow gave green up on its own side at once (its
     # chain replaced), but the host refused the claim (taken, or too many changes) and kept
