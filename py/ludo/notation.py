@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import deque
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from .actions import Action
@@ -180,31 +182,30 @@ def replay(record: Record) -> list[Any]:
     return replay_with_events(record)[0]
 
 
-def final_position(record: Record) -> Any:
-    """The position a record ends in, checked as ``replay`` checks it, keeping only the
-    position reached so far (a record of 100,000 actions would hold as many positions).
-
-    Raises NotationError naming the first action that is not legal.
-    """
-    state = record.start()
-    for i, action in enumerate(record.actions):
-        try:
-            state, _ = apply(state, action)
-        except IllegalAction as exc:
-            raise NotationError(f"actions[{i}]", str(exc)) from None
-    return state
-
-
-def replay_with_events(record: Record) -> tuple[list[Any], list[list[Event]]]:
-    """Every position, and the events of each action (``events[i]`` for ``actions[i]``)."""
-    state = record.start()
-    states = [state]
-    events = []
+def _steps(record: Record, state: Any) -> Iterator[tuple[Any, list[Event]]]:
+    """Each position after ``state`` (the record's start), with the events of the action
+    that made it. Raises NotationError naming the first action that is not legal."""
     for i, action in enumerate(record.actions):
         try:
             state, caused = apply(state, action)
         except IllegalAction as exc:
             raise NotationError(f"actions[{i}]", str(exc)) from None
+        yield state, caused
+
+
+def final_position(record: Record) -> Any:
+    """The position a record ends in, checked as ``replay`` checks it, keeping only the
+    position reached so far (a record of 100,000 actions would hold as many positions)."""
+    start = record.start()
+    last = deque(_steps(record, start), maxlen=1)
+    return last[0][0] if last else start
+
+
+def replay_with_events(record: Record) -> tuple[list[Any], list[list[Event]]]:
+    """Every position, and the events of each action (``events[i]`` for ``actions[i]``)."""
+    start = record.start()
+    states, events = [start], []
+    for state, caused in _steps(record, start):
         states.append(state)
         events.append(caused)
     return states, events
