@@ -17,14 +17,22 @@ Fixtures:
   earlier tests never run beside the later ones; shared fixtures open theirs at set-up.
 - Contexts are used again (`ContextPool`): a context that a test closes is emptied (its pages
   closed, the storage of every origin it visited cleared) and handed to the next test that asks
-  for one with the same options. Each pooled context keeps one page of our origin holding the
-  compiled Pyodide module, so that a page booting in it (Chromium runs one renderer per site:
-  `--process-per-site`) takes the compiled code instead of compiling 10 MB of wasm again, and its
-  service worker is already installed: a boot costs about a third of a fresh context's CPU, and
-  boots were most of the suite's time. A context a test changed in ways that cannot be undone
-  (init scripts, routes, offline, permissions, its own event handlers) is closed for good, and
-  the modules about the service worker, caches and first visits (`FRESH_CONTEXT_MODULES`) always
-  get fresh contexts.
+  for one with the same options. Each pooled context keeps one keeper page holding the compiled
+  Pyodide module, so that a page booting in it (Chromium runs one renderer per site:
+  `--process-per-site`) takes the compiled code instead of compiling 10 MB of wasm again, in a
+  renderer that is already running: a boot costs about a third of a fresh context's CPU, and
+  boots were most of the suite's time. The keeper's page is served from a second server, same
+  site but another port, so that no service worker of the game's origin ever counts it as one of
+  its pages (a worker claims every page of its scope, and a new version waits for them all).
+  Two kinds: for most modules the context keeps the game's service worker and its caches (a
+  boot skips installing them again); for the modules about the service worker, caches and first
+  visits (`FIRST_VISIT_MODULES`) it is emptied of everything, the worker, its caches and the
+  HTTP cache included, as a first visit finds a browser. What a test changed that can be
+  undone is undone before the context goes back (offline, routes, its event handlers,
+  permissions); a context a test changed in ways that cannot be (init scripts, exposed
+  functions, headers, geolocation, web socket routes) is closed for good. The modules whose
+  tabs need a renderer each (`OWN_RENDERER_MODULES`) get fresh contexts in a Chromium of their
+  own.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -76,8 +84,9 @@ def server_url() -> Iterator[str]:
                     " tools/vendor.py)")
     global _KEEPER_URL
     rebuild_from_py()
-    with running_server(ROOT) as url:
-        _KEEPER_URL = url
+    # the keepers' server: the same files at another port (ContextPool)
+    with running_server(ROOT) as url, running_server(ROOT) as keeper_url:
+        _KEEPER_URL = keeper_url
         try:
             yield url
         finally:
@@ -130,9 +139,9 @@ class Chromium:
             args=[*CHROMIUM_ARGS, *(["--process-per-site"] if per_site else [])])
 
     def _browser_for_test(self) -> Browser:
-        """The Chromium for the test running now: the pooling one, or for a module that needs
-        fresh contexts or tabs with a renderer each, a second one started as Chromium is."""
-        if _poolable():
+        """The Chromium for the test running now: the pooling one, or for a module whose tabs
+        need a renderer each, a second one started as Chromium is."""
+        if _pool_kind():
             return self._current
         if self._plain is None:
             self._plain = self._launch(per_site=False)
@@ -156,12 +165,12 @@ class Chromium:
             self.faults.append(message.text[:4000])
 
     def new_context(self, **options: Any) -> BrowserContext:
-        poolable = _poolable()
-        context = self.pool.take(options) if poolable else None
+        kind = _pool_kind()
+        context = self.pool.take(options, kind) if kind else None
         if context is None:
             context = self._watch(self._browser_for_test().new_context(**options))
-            if poolable and _KEEPER_URL:
-                self.pool.adopt(context, options, _KEEPER_URL)
+            if kind and _KEEPER_URL:
+                self.pool.adopt(context, options, kind, _KEEPER_URL)
         if self.test_contexts is not None:
             self.test_contexts.append(context)
         return context
@@ -222,33 +231,39 @@ class Chromium:
         return getattr(self._current, name)
 
 
-# Modules whose tests look at what a first visit, the service worker or its caches do: a
-# context used before has a worker installed and its files cached, so they get fresh ones (in a
-# Chromium of their own, with a renderer per page as usual).
-FRESH_CONTEXT_MODULES = frozenset({
+# Modules whose tests look at what a first visit, the service worker or its caches do: their
+# pooled contexts are emptied of everything between tests (EMPTY), as a first visit finds them.
+FIRST_VISIT_MODULES = frozenset({
     "test_offline", "test_damaged_cache", "test_hostile_cache", "test_snapshot",
-    "test_snapshot_cache", "test_pybundle_boot", "test_bare_boot", "test_crash_recovery",
-    "test_subpath_hosting", "test_bench_person_setup",
-    # its tests keep one tab's main thread busy while another tab of the device boots: each
-    # tab needs its own renderer, as in a browser, not the one per site of the pooling Chromium
-    "test_online_rematch"})
+    "test_snapshot_cache", "test_pybundle_boot", "test_bare_boot", "test_subpath_hosting",
+    "test_bench_person_setup"})
+# Modules that get fresh contexts in a Chromium of their own, with a renderer per page as usual:
+# test_online_rematch's tests keep one tab's main thread busy while another tab of the device
+# boots, so each tab needs its own renderer, not the one per site of the pooling Chromium;
+# test_crash_recovery crashes a renderer on purpose.
+OWN_RENDERER_MODULES = frozenset({"test_online_rematch", "test_crash_recovery"})
 # What a test can do to a context that emptying it does not undo: such a context is closed.
+# (Offline, routes, permissions and its own event handlers are undone: ContextPool.adopt.)
 TAINTING_METHODS = (
-    "add_init_script", "route", "route_from_har", "route_web_socket", "expose_binding",
-    "expose_function", "set_offline", "grant_permissions", "set_geolocation",
-    "set_extra_http_headers", "add_cookies", "on", "once")
+    "add_init_script", "route_web_socket", "expose_binding", "expose_function",
+    "set_geolocation", "set_extra_http_headers", "add_cookies", "once")
 # The storage a test leaves behind in each origin it visited (not the worker nor its caches).
 CLEARED_STORAGE = "cookies,file_systems,indexeddb,local_storage,websql"
 MAX_USES = 25  # a context is closed after this many tests, so nothing piles up in it
-# Where a keeper page opens (the run's server; set by `server_url`).
+# Where a keeper page opens (a second server of the site's files; set by `server_url`).
 _KEEPER_URL: str | None = None
+KEPT = "kept"  # a pooled context keeps the game's service worker and caches between tests
+EMPTY = "empty"  # ... or is emptied of them too (FIRST_VISIT_MODULES)
 
 
-def _poolable() -> bool:
-    """Whether the test running now may have a used context."""
+def _pool_kind() -> str | None:
+    """Which pooled contexts the test running now may have: KEPT, EMPTY, or None (fresh ones
+    in a Chromium with a renderer per page)."""
     current = os.environ.get("PYTEST_CURRENT_TEST", "")
     module = current.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
-    return bool(current) and module not in FRESH_CONTEXT_MODULES
+    if not current or module in OWN_RENDERER_MODULES:
+        return None
+    return EMPTY if module in FIRST_VISIT_MODULES else KEPT
 
 
 class ContextPool:
@@ -259,11 +274,11 @@ class ContextPool:
         self._state: dict[int, dict[str, Any]] = {}
 
     @staticmethod
-    def _key(options: dict[str, Any]) -> str:
-        return json.dumps(options, sort_keys=True, default=str)
+    def _key(options: dict[str, Any], kind: str) -> str:
+        return kind + json.dumps(options, sort_keys=True, default=str)
 
-    def take(self, options: dict[str, Any]) -> BrowserContext | None:
-        idle = self._idle.get(self._key(options))
+    def take(self, options: dict[str, Any], kind: str) -> BrowserContext | None:
+        idle = self._idle.get(self._key(options, kind))
         while idle:
             context = idle.pop()
             state = self._state[id(context)]
@@ -274,13 +289,17 @@ class ContextPool:
             self._discard(context)
         return None
 
-    def adopt(self, context: BrowserContext, options: dict[str, Any], keeper_url: str) -> None:
-        """Make ``context`` poolable: a keeper page of our origin holding the compiled Pyodide
-        module, its origins noted, and its close() and tainting methods wrapped."""
+    def adopt(self, context: BrowserContext, options: dict[str, Any], kind: str,
+              keeper_url: str) -> None:
+        """Make ``context`` poolable: a keeper page holding the compiled Pyodide module, its
+        origins noted, and its close() and changing methods wrapped."""
         origins: set[str] = set()
         close = context.close
-        state: dict[str, Any] = {"key": self._key(options), "uses": 1, "in_use": True,
-                                 "tainted": False, "origins": origins, "close": close}
+        state: dict[str, Any] = {
+            "key": self._key(options, kind), "kind": kind, "uses": 1, "in_use": True,
+            "tainted": False, "origins": origins, "close": close,
+            # what a test changed that release() undoes
+            "offline": False, "routed": False, "permissions": False, "listeners": []}
         try:
             keeper = context.new_page()
             keeper.goto(keeper_url + "manifest.webmanifest")
@@ -289,6 +308,8 @@ class ContextPool:
         except PlaywrightError:
             return  # no keeper: the context stays an ordinary one
         state["keeper"] = keeper
+        state["undo"] = {name: getattr(context, name) for name in (
+            "set_offline", "unroute_all", "clear_permissions", "remove_listener")}
         self._state[id(context)] = state
         context.on("request", lambda request: origins.add(_origin(request.url)))
 
@@ -303,7 +324,49 @@ class ContextPool:
         for name in TAINTING_METHODS:
             if hasattr(context, name):  # route_web_socket is newer than some Playwrights
                 setattr(context, name, taint(name))
+        set_offline, on = context.set_offline, context.on
+        grant_permissions = context.grant_permissions
+
+        def offline(offline: bool) -> None:
+            state["offline"] = state["offline"] or offline
+            set_offline(offline)
+
+        def listen(event: str, handler: Any) -> None:
+            state["listeners"].append((event, handler))
+            on(event, handler)
+
+        def grant(*args: Any, **kwargs: Any) -> None:
+            state["permissions"] = True
+            grant_permissions(*args, **kwargs)
+
+        def routing(name: str) -> Any:
+            method = getattr(context, name)
+
+            def routed(*args: Any, **kwargs: Any) -> Any:
+                state["routed"] = True
+                return method(*args, **kwargs)
+            return routed
+
+        context.set_offline = offline  # type: ignore[method-assign]
+        context.on = listen  # type: ignore[method-assign,assignment]
+        context.grant_permissions = grant  # type: ignore[method-assign]
+        for name in ("route", "route_from_har"):
+            setattr(context, name, routing(name))
         context.close = lambda reason=None: self.release(context)  # type: ignore[method-assign]
+
+    @staticmethod
+    def _undo(state: dict[str, Any]) -> None:
+        """Undo what the test changed in its context that can be undone."""
+        undo = state["undo"]
+        if state["routed"]:
+            undo["unroute_all"](behavior="ignoreErrors")
+        if state["offline"]:
+            undo["set_offline"](False)
+        if state["permissions"]:
+            undo["clear_permissions"]()
+        for event, handler in state["listeners"]:
+            undo["remove_listener"](event, handler)
+        state.update(offline=False, routed=False, permissions=False, listeners=[])
 
     def release(self, context: BrowserContext) -> None:
         """A test closed ``context``: empty it and keep it, or close it for good."""
@@ -318,11 +381,17 @@ class ContextPool:
                 if page is not keeper:
                     page.close()
             if keep and not Chromium.page_is_dead(keeper):
+                self._undo(state)
+                everything = state["kind"] == EMPTY
                 session = context.new_cdp_session(keeper)
                 try:
                     for origin in sorted(o for o in state["origins"] if o.startswith("http")):
-                        session.send("Storage.clearDataForOrigin",
-                                     {"origin": origin, "storageTypes": CLEARED_STORAGE})
+                        session.send("Storage.clearDataForOrigin", {
+                            "origin": origin,
+                            "storageTypes": "all" if everything else CLEARED_STORAGE})
+                    if everything:  # a first visit finds nothing in the HTTP cache either
+                        session.send("Network.enable")
+                        session.send("Network.clearBrowserCache")
                 finally:
                     session.detach()
             else:
