@@ -5,8 +5,6 @@ caches."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -79,10 +77,11 @@ def _visit_and_install(context: BrowserContext, server_url: str) -> None:
 def test_a_first_visit_module_gets_contexts_without_the_worker_and_its_caches(
         browser: Browser, server_url: str, monkeypatch: pytest.MonkeyPatch,
         first_visit: bool) -> None:
-    conftest = sys.modules[type(browser).__module__]
+    # e2e/conftest.py's globals (there are two modules named conftest: not by name)
+    conftest = type(browser).new_context.__globals__
     if first_visit:  # this module, as if it were one of them
-        monkeypatch.setattr(conftest, "FIRST_VISIT_MODULES",
-                            conftest.FIRST_VISIT_MODULES | {"test_context_pool"})
+        monkeypatch.setitem(conftest, "FIRST_VISIT_MODULES",
+                            conftest["FIRST_VISIT_MODULES"] | {"test_context_pool"})
     first = browser.new_context(locale="fr-FR")  # options no other test asks for
     _visit_and_install(first, server_url)
     first.close()
