@@ -31,8 +31,9 @@ Fixtures:
   undone is undone before the context goes back (offline, routes, its event handlers,
   permissions); a context a test changed in ways that cannot be (init scripts, exposed
   functions, headers, geolocation, web socket routes) is closed for good. The modules whose
-  tabs need a renderer each (`OWN_RENDERER_MODULES`) get fresh contexts in a Chromium of their
-  own.
+  tabs need a renderer each (`OWN_RENDERER_MODULES`) get kept contexts of a second Chromium
+  that runs a renderer per page, as browsers do; the one that crashes renderers on purpose
+  gets fresh ones there.
 - `page`: a page in a new browser context, with what it did recorded on it:
   `page.requests` (every request URL), `page.console_errors` (console errors and uncaught
   exceptions), `page.failed_requests` (network failures and HTTP status >= 400, as strings),
@@ -141,7 +142,7 @@ class Chromium:
     def _browser_for_test(self) -> Browser:
         """The Chromium for the test running now: the pooling one, or for a module whose tabs
         need a renderer each, a second one started as Chromium is."""
-        if _pool_kind():
+        if _pool_kind() in (KEPT, EMPTY):
             return self._current
         if self._plain is None:
             self._plain = self._launch(per_site=False)
@@ -237,11 +238,13 @@ FIRST_VISIT_MODULES = frozenset({
     "test_offline", "test_damaged_cache", "test_hostile_cache", "test_snapshot",
     "test_snapshot_cache", "test_pybundle_boot", "test_bare_boot", "test_subpath_hosting",
     "test_bench_person_setup"})
-# Modules that get fresh contexts in a Chromium of their own, with a renderer per page as usual:
-# test_online_rematch's tests keep one tab's main thread busy while another tab of the device
-# boots, so each tab needs its own renderer, not the one per site of the pooling Chromium;
-# test_crash_recovery crashes a renderer on purpose.
+# Modules whose tabs need a renderer each, as in a browser, not the one per site of the pooling
+# Chromium: test_online_rematch's tests keep one tab's main thread busy while another tab of the
+# device boots. Their contexts are pooled as KEPT ones are (OWN), in a second Chromium started
+# with a renderer per page; test_crash_recovery, which crashes a renderer on purpose, gets fresh
+# contexts there.
 OWN_RENDERER_MODULES = frozenset({"test_online_rematch", "test_crash_recovery"})
+FRESH_CONTEXT_MODULES = frozenset({"test_crash_recovery"})
 # What a test can do to a context that emptying it does not undo: such a context is closed.
 # (Offline, routes, permissions and its own event handlers are undone: ContextPool.adopt.)
 TAINTING_METHODS = (
@@ -254,15 +257,18 @@ MAX_USES = 25  # a context is closed after this many tests, so nothing piles up 
 _KEEPER_URL: str | None = None
 KEPT = "kept"  # a pooled context keeps the game's service worker and caches between tests
 EMPTY = "empty"  # ... or is emptied of them too (FIRST_VISIT_MODULES)
+OWN = "own"  # kept, in the Chromium with a renderer per page (OWN_RENDERER_MODULES)
 
 
 def _pool_kind() -> str | None:
-    """Which pooled contexts the test running now may have: KEPT, EMPTY, or None (fresh ones
-    in a Chromium with a renderer per page)."""
+    """Which pooled contexts the test running now may have: KEPT, EMPTY, OWN, or None (fresh
+    ones in the Chromium with a renderer per page)."""
     current = os.environ.get("PYTEST_CURRENT_TEST", "")
     module = current.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
-    if not current or module in OWN_RENDERER_MODULES:
+    if not current or module in FRESH_CONTEXT_MODULES:
         return None
+    if module in OWN_RENDERER_MODULES:
+        return OWN
     return EMPTY if module in FIRST_VISIT_MODULES else KEPT
 
 
