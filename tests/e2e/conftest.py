@@ -309,8 +309,9 @@ class ContextPool:
         try:
             keeper = context.new_page()
             keeper.goto(keeper_url + "manifest.webmanifest")
-            keeper.evaluate("async () => { window.keptModule = await WebAssembly.compileStreaming("
-                            "fetch('vendor/pyodide/pyodide.asm.wasm')); }")
+            if kind != OWN:  # (with a renderer per page, no other page could use its module)
+                keeper.evaluate("async () => { window.keptModule = await WebAssembly"
+                                ".compileStreaming(fetch('vendor/pyodide/pyodide.asm.wasm')); }")
         except PlaywrightError:
             return  # no keeper: the context stays an ordinary one
         state["keeper"] = keeper

@@ -52,6 +52,7 @@ WAIT_MS = 30_000
 SEATS = ("red", "green", "yellow", "blue")
 NAMES = {"red": "Ada", "green": "Bo"}
 TEAM_GAME_SEED = 107  # test_a_whole_pass_and_play_team_game_by_mouse
+COMPUTERS_GAME_SEED = 27  # test_a_whole_game_against_three_computers_by_keyboard_and_touch
 
 
 # -- positions ------------------------------------------------------------------------------
@@ -603,9 +604,14 @@ def test_leaving_ends_the_match_for_everyone(page: Page) -> None:
 
 
 def test_a_whole_game_against_three_computers_by_keyboard_and_touch(page: Page) -> None:
+    computers = {"green": "easy", "yellow": "medium", "blue": "hard"}
     boot_with(page, None)
-    start_gilgiti(page, SEATS, kinds={"green": "easy", "yellow": "medium", "blue": "hard"},
-                  fresh=True)
+    start_gilgiti(page, SEATS, kinds=computers, fresh=True)
+    assert json.loads(page.evaluate(f"localStorage.getItem({SAVE_KEY!r})"))["players"] == \
+        computers
+    # the game played to the end: one of a known seed, as the team game by mouse (its length
+    # here: 520 to 1200 actions over 60 seeds, as play_to_the_end and the computers play)
+    boot_with(page, save_of(Record("gilgiti", SEATS, COMPUTERS_GAME_SEED, ()), computers))
     seen = play_to_the_end(page, lambda seat: seat == "red", ("keyboard", "touch"))
     assert seen["rolls"] and seen["chip_first"] + seen["token_first"]
     state = state_of(page)

@@ -13,6 +13,7 @@ a loopback interface Chromium gathers no candidates and these tests are skipped.
 from __future__ import annotations
 
 import json
+import random
 import socket
 import time
 from pathlib import Path
@@ -128,23 +129,24 @@ def start(host: Page, guests: list[Page]) -> None:
 # What this page's person can do now, read in one round trip: the die's centre when it is
 # ready, else the first glowing token's, else whether a choice button is shown; None when the
 # game is over here (the winner's dialog is open).
-TARGET_JS = """() => {
+TARGET_JS = """(pick = 0) => {
   if (document.querySelector('dialog[open]')) return null;
   const centre = el => { const r = el.getBoundingClientRect();
                          return {x: r.left + r.width / 2, y: r.top + r.height / 2}; };
   const die = document.getElementById('die');
   if (!die.disabled && die.classList.contains('ready')) return centre(die);
-  const token = document.querySelector('#board .token.movable');
-  if (token) return centre(token);
+  const tokens = document.querySelectorAll('#board .token.movable');
+  if (tokens.length) return centre(tokens[Math.floor(pick * tokens.length)]);
   return document.querySelector('#choices button') ? {choice: true} : {};
 }"""
 
 
-def play_turn(page: Page) -> bool:
-    """Whatever this page's person can do now, by mouse: roll, or pick a glowing token. The
-    position may change under the mouse (an automatic move, the other page's action arriving):
-    then the click lands on a die or a board that no longer takes it, and nothing happens."""
-    target = page.evaluate(TARGET_JS)
+def play_turn(page: Page, pick: float = 0.0) -> bool:
+    """Whatever this page's person can do now, by mouse: roll, or pick a glowing token (the
+    first, or at ``pick`` (0 to 1) along them). The position may change under the mouse (an
+    automatic move, the other page's action arriving): then the click lands on a die or a board
+    that no longer takes it, and nothing happens."""
+    target = page.evaluate(TARGET_JS, pick)
     if not target:
         return False
     if "choice" in target:
@@ -160,10 +162,12 @@ def play_turn(page: Page) -> bool:
 
 
 def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
-                max_actions: int | None = None, version: int | None = None) -> int:
+                max_actions: int | None = None, version: int | None = None,
+                picks: random.Random | None = None) -> int:
     """Play every page's turns until the game is over, or ``max_actions`` were played, or
     ``host``'s page has reached ``version`` (counting clicks is not enough where a click can
-    change nothing, as while a reconnected room syncs)."""
+    change nothing, as while a reconnected room syncs). ``picks``: which glowing token is
+    clicked, drawn at random (else always the first)."""
     started = time.monotonic()
     actions = 0
     while True:
@@ -177,7 +181,7 @@ def play_to_end(host: Page, players: list[Page], limit_s: float = 600,
                                  f"targets {[p.evaluate(TARGET_JS) for p in players]}")
         moved = False
         for page in players:
-            if play_turn(page):
+            if play_turn(page, picks.random() if picks else 0.0):
                 actions += 1
                 moved = True
                 page.wait_for_timeout(30)
@@ -215,7 +219,12 @@ def test_two_browsers_play_a_whole_game_by_mouse(browser: Browser, server_url: s
         window.statusWrites++).observe(document.getElementById('online-status'),
         {childList: true, characterData: true, subtree: true}); }""")
     began = time.monotonic()
-    actions = play_to_end(host, [host, guest])
+    # Courtyard's game is shorter, and its length steadier, with tokens picked at random than
+    # always one token first (simulated over 100 seeds: 320 clicks on average and at most 550,
+    # against 360 and up to 850 moving the lowest-numbered token: a lone token waits for a
+    # capture to unlock its home lane); Royal's the other way round (220 against 180)
+    actions = play_to_end(host, [host, guest],
+                          picks=random.Random(1) if rules == "courtyard" else None)
     assert guest.evaluate("window.statusWrites") < max(10, actions // 10), actions
     print(f"2 browsers, {rules}: {actions} clicks, whole game in "
           f"{time.monotonic() - began:.1f} s")
