@@ -320,19 +320,22 @@ class ContextPool:
         self._state[id(context)] = state
         context.on("request", lambda request: origins.add(_origin(request.url)))
 
-        def taint(name: str) -> Any:
+        def marking(name: str, flag: str) -> None:
+            """Wrap the context's method ``name`` to set ``state[flag]`` when called."""
             method = getattr(context, name)
 
-            def tainted(*args: Any, **kwargs: Any) -> Any:
-                state["tainted"] = True
+            def marked(*args: Any, **kwargs: Any) -> Any:
+                state[flag] = True
                 return method(*args, **kwargs)
-            return tainted
+            setattr(context, name, marked)
 
         for name in TAINTING_METHODS:
             if hasattr(context, name):  # route_web_socket is newer than some Playwrights
-                setattr(context, name, taint(name))
+                marking(name, "tainted")
+        for name in ("route", "route_from_har"):
+            marking(name, "routed")
+        marking("grant_permissions", "permissions")
         set_offline, on = context.set_offline, context.on
-        grant_permissions = context.grant_permissions
 
         def offline(offline: bool) -> None:
             state["offline"] = state["offline"] or offline
@@ -342,23 +345,8 @@ class ContextPool:
             state["listeners"].append((event, handler))
             on(event, handler)
 
-        def grant(*args: Any, **kwargs: Any) -> None:
-            state["permissions"] = True
-            grant_permissions(*args, **kwargs)
-
-        def routing(name: str) -> Any:
-            method = getattr(context, name)
-
-            def routed(*args: Any, **kwargs: Any) -> Any:
-                state["routed"] = True
-                return method(*args, **kwargs)
-            return routed
-
         context.set_offline = offline  # type: ignore[method-assign]
         context.on = listen  # type: ignore[method-assign,assignment]
-        context.grant_permissions = grant  # type: ignore[method-assign]
-        for name in ("route", "route_from_har"):
-            setattr(context, name, routing(name))
         context.close = lambda reason=None: self.release(context)  # type: ignore[method-assign]
 
     @staticmethod
