@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, Page
 from test_app_play import (
     BOOT_TIMEOUT_MS,
     SAVE_KEY,
+    boot_with,
     mouse_click,
     parse_position,
     position_text,
@@ -172,15 +173,6 @@ def page(browser: Browser, server_url: str) -> Iterator[Page]:
         yield page
     finally:
         page.context.close()
-
-
-def boot_with(page: Page, save: str | None) -> None:
-    """Boot the app again with ``save`` in its storage (stored from another page of the site)."""
-    page.goto(page.base + "manifest.webmanifest")
-    page.evaluate("save => { localStorage.clear(); if (save) localStorage.setItem("
-                  f"{SAVE_KEY!r}, save); }}", save)
-    page.goto(page.base + FAST)
-    wait_ready(page)
 
 
 def start_gilgiti(page: Page, seats: tuple[str, ...], teams: bool = False,
