@@ -127,8 +127,9 @@ def start(host: Page, guests: list[Page]) -> None:
 
 
 # What this page's person can do now, read in one round trip: the die's centre when it is
-# ready, else the first glowing token's, else whether a choice button is shown; None when the
-# game is over here (the winner's dialog is open).
+# ready, else a glowing token's (the first, or the one at `pick`, 0 to 1, along them), else
+# whether a choice button is shown; None when the game is over here (the winner's dialog is
+# open).
 TARGET_JS = """(pick = 0) => {
   if (document.querySelector('dialog[open]')) return null;
   const centre = el => { const r = el.getBoundingClientRect();
