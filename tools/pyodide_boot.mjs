@@ -28,10 +28,66 @@ del _random, _sys
 async function fetchSnapshot() {
   const response = await fetch(SNAPSHOT_URL, { integrity: SNAPSHOT_INTEGRITY });
   if (!response.ok) throw new Error(`${SNAPSHOT_URL}: HTTP ${response.status}`);
-  // The file is gzipped (tools/vendor.py): 6.4 MB on any host instead of 31.5 MB, since hosts
+  // The file is gzipped (tools/vendor.py): 6.3 MB on any host instead of 31.5 MB, since hosts
   // seldom compress an octet stream. The integrity check covered these gzipped bytes.
-  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
-  return new Response(inflated).arrayBuffer();
+  return unpackSnapshot(response.body.pipeThrough(new DecompressionStream("gzip")));
+}
+
+// Python's memory from the inflated file, which leaves out its zero pages (the format is
+// tools/vendor.py's pack_snapshot): each piece is copied straight to its place in the memory,
+// which starts zeroed, so neither the zero pages nor a second whole copy are ever made.
+// (Exported for tests/test_vendor_snapshot.py, which checks it against pack_snapshot in Node.)
+export async function unpackSnapshot(stream) {
+  const reader = stream.getReader();
+  let head = new Uint8Array(0); // the bytes read until the run table is complete
+  let memory = null, runs = null, run = 0, at = 0, left = 0;
+  const startRun = () => {
+    at = runs[run][0];
+    left = runs[run][1] - at;
+  };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    let piece = value;
+    if (memory === null) {
+      const joined = new Uint8Array(head.length + piece.length);
+      joined.set(head);
+      joined.set(piece, head.length);
+      head = joined;
+      if (head.length < 16) continue;
+      const view = new DataView(head.buffer);
+      if (view.getUint32(0, true) !== 0x314e534c) throw new Error("snapshot: not packed"); // "LSN1"
+      const size = view.getUint32(4, true), page = view.getUint32(8, true);
+      const count = view.getUint32(12, true);
+      const tableEnd = 16 + 8 * count;
+      if (page === 0 || count === 0 || count > size / page + 1) throw new Error("snapshot: bad header");
+      if (head.length < tableEnd) continue;
+      runs = [];
+      let end = 0;
+      for (let i = 0; i < count; i++) {
+        const first = view.getUint32(16 + 8 * i, true) * page;
+        const last = Math.min(size, first + view.getUint32(20 + 8 * i, true) * page);
+        if (first < end || last <= first) throw new Error("snapshot: bad run table");
+        runs.push([first, last]);
+        end = last;
+      }
+      memory = new Uint8Array(size);
+      piece = head.subarray(tableEnd);
+      head = null;
+      startRun();
+    }
+    while (piece.length > 0) {
+      if (run === runs.length) throw new Error("snapshot: too long");
+      const n = Math.min(left, piece.length);
+      memory.set(piece.subarray(0, n), at);
+      at += n;
+      left -= n;
+      piece = piece.subarray(n);
+      if (left === 0 && ++run < runs.length) startRun();
+    }
+  }
+  if (memory === null || run !== runs.length) throw new Error("snapshot: cut short");
+  return memory.buffer;
 }
 
 // Frees the inflated snapshot (31.5 MB) once loadPyodide is done with it. Pyodide keeps its

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route
 
+from tools import vendor
+
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "vendor" / "pyodide"
 SNAPSHOT = PYODIDE / "pyodide-snapshot.bin"
@@ -148,10 +150,11 @@ def test_the_inflated_snapshot_is_freed_once_restored(page: Page, server_url: st
 
 
 def _foreign_build(snapshot: bytes) -> bytes:
-    """The (gzipped) snapshot as if made by another Pyodide build: its build id changed."""
-    data = bytearray(gzip.decompress(snapshot))
+    """The (packed, gzipped) snapshot as if made by another Pyodide build: its build id
+    changed."""
+    data = bytearray(vendor.unpack_snapshot(gzip.decompress(snapshot)))
     data[BUILD_ID_BYTES] = bytes(b ^ 0xFF for b in data[BUILD_ID_BYTES])
-    return gzip.compress(bytes(data), compresslevel=1)
+    return gzip.compress(vendor.pack_snapshot(bytes(data)), compresslevel=1)
 
 
 def _integrity(body: bytes) -> str:
