@@ -25,9 +25,13 @@ def test_config_points_at_vendored_runtime_and_the_modules_archive() -> None:
     # pyodide.mjs wrapped to start from the memory snapshot (tools/pyodide_boot.mjs).
     assert config["interpreter"] == "./vendor/pyodide/boot.mjs"
     assert "packages" not in config  # the npm Pyodide ships no wheels to install
-    # One archive, unpacked into Python's working directory ("/*": PyScript's unpack syntax);
-    # no module mapped one by one, which would fetch it a second time.
-    assert config["files"] == {"./py.zip": "./*"}
+    # One archive, written as it is into Python's working directory (not "/*", PyScript's
+    # syntax for unpacking it file by file at every boot); no module mapped one by one, which
+    # would fetch it a second time. The entry script imports from that file.
+    assert config["files"] == {"./py.zip": "./py.zip"}
+    main = (ROOT / "py" / "main.py").read_text(encoding="utf-8")
+    assert 'sys.path.insert(0, os.path.abspath("py.zip"))' in main
+    assert main.index("sys.path.insert") < main.index("from app.")
 
 
 def test_every_module_of_py_and_segno_is_in_the_page_but_entry_script_and_command_line(

@@ -4,16 +4,19 @@
     python tools/build_pybundle.py --check         # exit 1 if py.zip is missing or out of date
     python tools/build_pybundle.py --sources-only  # no bytecode (also what happens without node)
 
-pyscript.toml maps it as `"./py.zip" = "./*"`, so PyScript fetches it once and Pyodide unpacks
-it into Python's working directory before py/main.py runs: one request instead of one per module
-(66 of them). Its members are exactly tools/gen_pyscript_toml.py's `module_files()` (py/'s
-modules and the vendored segno), each at its import path ("ludo/engine.py").
+pyscript.toml maps it as `"./py.zip" = "./py.zip"`, so PyScript fetches it once and writes it,
+as it is, into Python's working directory before py/main.py runs, and py/main.py puts it on
+sys.path: the page imports straight from the archive (zipimport), with nothing unpacked. One
+request instead of one per module (66 of them). Its members are exactly
+tools/gen_pyscript_toml.py's `module_files()` (py/'s modules and the vendored segno), each at its
+import path ("ludo/engine.py").
 
-Beside each source goes its bytecode, compiled by the vendored Pyodide's own CPython in Node
-(tools/compile_pyc.mjs), so the page skips compiling ~1 MB of source at every start. The .pyc
-files are "unchecked hash" ones (PEP 552): used without looking at the source or its mtime. The
-sources stay, for tracebacks. Without node (or without vendor/pyodide) the archive holds sources
-only: slower to import, the same program.
+Beside each source goes its bytecode ("ludo/engine.pyc", where zipimport looks for it), compiled
+by the vendored Pyodide's own CPython in Node (tools/compile_pyc.mjs), so the page skips
+compiling ~1 MB of source at every start; the archive's comment names that Python's cache tag
+("bytecode for cpython-314"). The .pyc files are "unchecked hash" ones (PEP 552): used without
+looking at the source. The sources stay, for tracebacks. Without node (or without
+vendor/pyodide) the archive holds sources only: slower to import, the same program.
 
 Build output like sw.js: not committed. Make's serve, test, dist and bench targets and
 tools/build_dist.py build it; tests/e2e/conftest.py rebuilds it too, so a browser test never runs
@@ -109,19 +112,33 @@ def cache_tag(root: Path) -> str | None:
 
 
 def bytecode_names(files: Iterable[str], tag: str | None) -> set[str]:
-    """Where the bytecode of `files` goes in the archive ("ludo/__pycache__/engine.<tag>.pyc")."""
+    """Where the bytecode of `files` goes in the archive: beside each source ("ludo/engine.pyc"),
+    where the zip importer looks for it. The archive's comment says for which Python
+    (`bytecode_comment`)."""
     if tag is None:
         return set()
-    names = set()
-    for rel in files:
-        folder, _, name = rel.rpartition("/")
-        names.add(f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/"))
-    return names
+    return {rel[:-3] + ".pyc" for rel in files}
 
 
-def compile_bytecode(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
-    """{"ludo/__pycache__/engine.cpython-314.pyc": bytes, ...} from the vendored Pyodide's
-    CPython (node must be there: see cache_tag)."""
+def bytecode_comment(tag: str | None) -> bytes:
+    """The archive's comment: which Python its bytecode is for (b"" when it has none). The .pyc
+    names no longer carry the cache tag, so this is how a Pyodide of another Python version is
+    seen to need new bytecode."""
+    return f"bytecode for {tag}".encode("ascii") if tag else b""
+
+
+def archived_comment(archive: Path) -> bytes | None:
+    """The comment of an existing archive, or None if there is none that can be read."""
+    try:
+        with zipfile.ZipFile(archive) as existing:
+            return existing.comment
+    except (OSError, zipfile.BadZipFile):
+        return None
+
+
+def compile_bytecode(root: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
+    """({"ludo/engine.pyc": bytes, ...}, the cache tag of the Python that compiled them) from
+    the vendored Pyodide's CPython (node must be there: see cache_tag)."""
     node = shutil.which("node") or "node"
     pyodide = root / "vendor" / "pyodide"
     with tempfile.TemporaryDirectory(prefix="pybundle-") as tmp:
@@ -133,14 +150,17 @@ def compile_bytecode(root: Path, files: dict[str, bytes]) -> dict[str, bytes]:
                                 capture_output=True, text=True, check=False)
         if result.returncode != 0:
             raise BundleError(f"compile_pyc.mjs failed:\n{result.stderr.strip()}")
+        # compile_pyc.mjs ends with "... by Python 3.14.0 (cpython-314)"
+        compiled_by = result.stdout.strip().rpartition("(")[2].rstrip(")")
         return {path.relative_to(folder).as_posix(): path.read_bytes()
-                for path in sorted(folder.rglob("*.pyc"))}
+                for path in sorted(folder.rglob("*.pyc"))}, compiled_by
 
 
-def pack(members: dict[str, bytes]) -> bytes:
+def pack(members: dict[str, bytes], comment: bytes = b"") -> bytes:
     """A zip of `members`, deflated, in name order, with fixed dates and modes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
+        archive.comment = comment
         for name in sorted(members):
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.external_attr = ZIP_MODE
@@ -155,8 +175,10 @@ def is_current(root: Path, bytecode: bool = True) -> bool:
     brings another bytecode, so vendoring one rebuilds the archive too."""
     files = sources(root)
     archive = root / ARCHIVE
-    wanted = bytecode_names(files, cache_tag(root) if bytecode else None)
-    return holds_sources(root, files) and archived_bytecode(archive) == wanted
+    tag = cache_tag(root) if bytecode else None
+    return (holds_sources(root, files)
+            and archived_bytecode(archive) == bytecode_names(files, tag)
+            and archived_comment(archive) == bytecode_comment(tag))
 
 
 def holds_sources(root: Path, files: dict[str, bytes] | None = None) -> bool:
@@ -174,16 +196,17 @@ def write(root: Path = ROOT, bytecode: bool = True) -> bool:
     files = sources(root)
     archive = root / ARCHIVE
     members = dict(files)
-    if bytecode and cache_tag(root) is not None:
-        compiled = compile_bytecode(root, files)
-        if set(compiled) != bytecode_names(files, cache_tag(root)):
-            raise BundleError("compile_pyc.mjs did not write the bytecode expected for "
-                              f"{cache_tag(root)}: is vendor/pyodide current?")
+    tag = cache_tag(root) if bytecode else None
+    if tag is not None:
+        compiled, compiled_by = compile_bytecode(root, files)
+        if set(compiled) != bytecode_names(files, tag) or compiled_by != tag:
+            raise BundleError(f"compile_pyc.mjs did not write the bytecode expected for {tag}"
+                              f" (it wrote {compiled_by}'s): is vendor/pyodide current?")
         members |= compiled
     fd, tmp = tempfile.mkstemp(prefix=f".{ARCHIVE}.", suffix=".tmp", dir=root)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(pack(members))
+            out.write(pack(members, bytecode_comment(tag)))
         os.chmod(tmp, 0o644)
         os.replace(tmp, archive)
     except BaseException:

@@ -3,12 +3,14 @@
 //     node tools/compile_pyc.mjs <pyodide folder> <source folder>
 //
 // tools/build_pybundle.py runs this on a temporary copy of the modules it puts in py.zip. Each
-// `x.py` gets `__pycache__/x.<cache tag>.pyc` beside it, as the browser's Python would write it
-// (the host's CPython may be another version: bytecode is only read by the one that wrote it).
-// The .pyc files are "unchecked hash" ones (PEP 552): the importer uses them without comparing
-// anything with the source, since the files the page unpacks carry no meaningful mtime; the
-// build writes them again whenever a source changes. The recorded file name is where PyScript
-// unpacks the module (Pyodide's working directory), so tracebacks point at the .py beside it.
+// `x.py` gets `x.pyc` beside it, where Python's zip importer looks for a module's bytecode (the
+// page imports straight from the archive; zipimport never reads `__pycache__/`). Only the
+// browser's Python may read it: the host's CPython may be another version, and build_pybundle
+// records the cache tag printed below in the archive. The .pyc files are "unchecked hash" ones
+// (PEP 552): the importer uses them without comparing anything with the source; the build writes
+// them again whenever a source changes. The recorded file name is the module's path inside the
+// archive as the page sees it (/home/pyodide/py.zip/ludo/engine.py), whose source the zip
+// importer hands to tracebacks.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -24,7 +26,6 @@ pyodide.FS.mkdirTree("/mnt/sources");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(sources) }, "/mnt/sources");
 const compiled = pyodide.runPython(`
 import py_compile, sys
-from importlib.util import cache_from_source
 from pathlib import Path
 
 count = 0
@@ -32,7 +33,7 @@ base = Path("/mnt/sources")
 for path in sorted(base.rglob("*.py")):
     rel = path.relative_to(base).as_posix()
     py_compile.compile(
-        str(path), cfile=cache_from_source(str(path)), dfile=f"/home/pyodide/{rel}",
+        str(path), cfile=str(path.with_suffix(".pyc")), dfile=f"/home/pyodide/py.zip/{rel}",
         doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     count += 1
 f"{count} modules compiled by Python {sys.version.split()[0]} ({sys.implementation.cache_tag})"

@@ -8,8 +8,9 @@ less the entry script and the command-line-only modules, plus the pure-Python li
 from PyPI (tools/vendor.py copies them into vendor/; segno draws the online room's QR code) at
 "segno/__init__.py" and so on. `module_files()` lists them; tools/build_pybundle.py packs exactly
 those into one archive, py.zip (build output, like sw.js), and pyscript.toml maps that archive:
-`"./py.zip" = "./*"` tells PyScript to fetch it once and have Pyodide unpack it into its working
-directory (/home/pyodide), which is on sys.path, so `import ludo` and `import app` work. One
+`"./py.zip" = "./py.zip"` tells PyScript to fetch it once and write it as it is into Python's
+working directory (/home/pyodide); py/main.py puts /home/pyodide/py.zip on sys.path, so that
+`import ludo` and `import app` import from the archive (zipimport) with nothing unpacked. One
 request instead of one per module, and the archive can carry bytecode (see build_pybundle.py).
 Source paths are URLs resolved against the *page* URL (not this file's): the app page lives at
 the site root.
@@ -29,9 +30,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # pyodide.mjs wrapped to start from a memory snapshot (tools/pyodide_boot.mjs, vendored).
 INTERPRETER = "./vendor/pyodide/boot.mjs"
 # The page's modules in one archive (tools/build_pybundle.py), relative to the site root, and
-# where PyScript unpacks it: a destination ending in "/*" means "unpack this archive here".
+# where PyScript writes it (as it is: a destination ending in "/*" would unpack it, file by file,
+# at every boot); py/main.py puts that file on sys.path.
 ARCHIVE = "py.zip"
-ARCHIVE_DESTINATION = "./*"
+ARCHIVE_DESTINATION = "./py.zip"
 # Relative to py/; loaded via <script src=...>, not packed into the archive.
 ENTRY_SCRIPTS = frozenset({"main.py"})
 # Command-line-only modules (CLI, tournaments with multiprocessing, simulation checks): the page
@@ -85,8 +87,9 @@ def render() -> str:
         "# Paths resolve against the page URL; the runtime is served from ./vendor/ (no CDN).",
         f'interpreter = "{INTERPRETER}"',
         "",
-        "# Every module the page imports but py/main.py, in one archive that PyScript unpacks",
-        "# into Python's working directory: build output of tools/build_pybundle.py.",
+        "# Every module the page imports but py/main.py, in one archive that PyScript writes",
+        "# into Python's working directory and py/main.py imports from: build output of",
+        "# tools/build_pybundle.py.",
         "[files]",
         f'"./{ARCHIVE}" = "{ARCHIVE_DESTINATION}"',
     ]

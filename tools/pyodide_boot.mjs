@@ -23,6 +23,32 @@ while _sys.path.count("") > 1:  # loadPyodide adds the working directory again
 del _random, _sys
 `;
 
+// The standard library archive (python_stdlib.zip, which loadPyodide writes to /lib) must be
+// whole: the modules the snapshot holds were imported from it in Node, and any other module is
+// read from it when first imported, maybe long into a game. A boot from the snapshot reads
+// nothing else from it (the page's own modules come from py.zip), so a damaged copy in the
+// service worker's cache would go unseen until then. A copy cut short has no end record, or
+// one that does not end the file; the error raised then makes the page ask the worker to check
+// its files (index.html), which fetches the copy again. Only the file's last 64 KB are read.
+const CHECK_STDLIB = `
+def _check_stdlib():
+    import os, sys
+    for path in [p for p in sys.path if p.endswith(".zip") and os.path.isfile(p)]:
+        with open(path, "rb") as archive:
+            size = archive.seek(0, 2)
+            archive.seek(max(0, size - 65557))  # the end record, and its longest comment
+            tail = archive.read()
+        at = tail.rfind(b"PK\\x05\\x06")
+        if at < 0 or at + 22 > len(tail):
+            raise ImportError(f"{path} is damaged: it has no end record")
+        directory_size = int.from_bytes(tail[at + 12:at + 16], "little")
+        directory_at = int.from_bytes(tail[at + 16:at + 20], "little")
+        if directory_at + directory_size != size - len(tail) + at:
+            raise ImportError(f"{path} is damaged: its directory is not where it says")
+_check_stdlib()
+del _check_stdlib
+`;
+
 // The snapshot's bytes, or a rejection: missing, offline with nothing cached, or failing the
 // integrity check (the browser rejects the body then, before any of it is used).
 async function fetchSnapshot() {
@@ -109,10 +135,10 @@ export async function loadPyodide(options = {}) {
     // loadPyodide awaits it only after loading pyodide.asm.mjs: a 404 arriving before that
     // would count as an unhandled rejection ("Uncaught (in promise)" in the console).
     snapshot.catch(() => {});
+    let pyodide = null;
     try {
-      const pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: snapshot });
+      pyodide = await loadPyodideFromScratch({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython(AFTER_RESTORE);
-      return pyodide;
     } catch (error) {
       console.warn("Pyodide snapshot not used, booting without it:", error);
       // If the copy came from the service worker's cache, it may be the damaged one: the
@@ -120,8 +146,13 @@ export async function loadPyodide(options = {}) {
       // offline too, would be the slow one.
       globalThis.navigator?.serviceWorker?.controller?.postMessage(
         { type: "CHECK", url: SNAPSHOT_URL.href });
+      pyodide = null;
     } finally {
       snapshot.then(release, () => {});
+    }
+    if (pyodide !== null) {
+      pyodide.runPython(CHECK_STDLIB); // (a boot without the snapshot reads it anyway)
+      return pyodide;
     }
   }
   return loadPyodideFromScratch(options);

@@ -137,7 +137,7 @@ def installed(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
 
 
 @pytest.mark.parametrize(("rel", "how"), [
-    ("py.zip", "replaced"),  # our modules: Pyodide cannot unpack it (an uncaught error)
+    ("py.zip", "replaced"),  # our modules: main.py cannot import them (an uncaught error)
     ("vendor/pyodide/pyodide.asm.wasm", "truncated"),  # Pyodide only warns, and waits forever
     ("vendor/pyodide/python_stdlib.zip", "truncated"),
     ("core", "truncated"),  # PyScript's core module: a syntax error
