@@ -38,7 +38,10 @@ APP = build_sw.TARGETS["app"]
 BOOT_TIMEOUT_MS = 60_000
 SW_TIMEOUT_MS = 60_000
 RECOVERY_TIMEOUT_MS = 90_000  # the boot watch's patience (10 s), a check, a reload, a boot
-FAST = "?auto_delay=0"
+# A turn clock of 10 minutes: the tests reload into the game saved before the damage, and a
+# recovery on a loaded machine (offline, reload, online again) outlasted the 30 s clock, which
+# then played a timeout ("timeouts": {"yellow": 1}) instead of the saved position.
+FAST = "?auto_delay=0&turn_seconds=600"
 BOOT_CHECK = "ludo:boot-check"  # the performance mark of the boot watch's check
 RELOADED_KEY = "courtyard-ludo/boot-reloaded"
 
