@@ -360,7 +360,10 @@ def test_the_folder_without_its_slash_and_sw_off_leave_other_copies_alone(
 SAVE = "courtyard-ludo/save"
 FOLDER_SAVE = f"courtyard-ludo@{FOLDER}#save"
 OTHER_SAVE = f"courtyard-ludo@{OTHER}#save"
-NO_WORKER = "?auto_delay=0&sw=off"  # (these tests are about storage: no worker to install)
+# (these tests are about storage: no worker to install; and a 10-minute turn clock, since a
+# loaded machine once took so long between a roll and the click on a token that the clock,
+# it seems, played the move first, and the click waited 30 s for a token that was gone)
+NO_WORKER = "?auto_delay=0&sw=off&turn_seconds=600"
 
 
 def open_copy(context: BrowserContext, folder: str, host: StaticHost,
