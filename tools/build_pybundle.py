@@ -88,13 +88,15 @@ def archived_sources(archive: Path) -> dict[str, bytes] | None:
         return None
 
 
-def archived_bytecode(archive: Path) -> set[str]:
-    """The names of the .pyc members of an existing archive (none if it cannot be read)."""
+def archived_bytecode(archive: Path) -> tuple[set[str], bytes]:
+    """The names of the .pyc members of an existing archive and its comment, which says for
+    which Python they are (`bytecode_comment`); none and b"" if it cannot be read."""
     try:
         with zipfile.ZipFile(archive) as existing:
-            return {name for name in existing.namelist() if name.endswith(".pyc")}
+            return {name for name in existing.namelist() if name.endswith(".pyc")}, \
+                existing.comment
     except (OSError, zipfile.BadZipFile):
-        return set()
+        return set(), b""
 
 
 def cache_tag(root: Path) -> str | None:
@@ -125,15 +127,6 @@ def bytecode_comment(tag: str | None) -> bytes:
     names no longer carry the cache tag, so this is how a Pyodide of another Python version is
     seen to need new bytecode."""
     return f"bytecode for {tag}".encode("ascii") if tag else b""
-
-
-def archived_comment(archive: Path) -> bytes | None:
-    """The comment of an existing archive, or None if there is none that can be read."""
-    try:
-        with zipfile.ZipFile(archive) as existing:
-            return existing.comment
-    except (OSError, zipfile.BadZipFile):
-        return None
 
 
 def compile_bytecode(root: Path, files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
@@ -177,8 +170,7 @@ def is_current(root: Path, bytecode: bool = True) -> bool:
     archive = root / ARCHIVE
     tag = cache_tag(root) if bytecode else None
     return (holds_sources(root, files)
-            and archived_bytecode(archive) == bytecode_names(files, tag)
-            and archived_comment(archive) == bytecode_comment(tag))
+            and archived_bytecode(archive) == (bytecode_names(files, tag), bytecode_comment(tag)))
 
 
 def holds_sources(root: Path, files: dict[str, bytes] | None = None) -> bool:
