@@ -8,9 +8,10 @@ reported instead of producing a position the rules could never reach.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
-from ludo import LudoError, Record, is_over, quote, record_from_json, record_to_json
+from ludo import Action, LudoError, Record, is_over, quote, record_from_json, record_to_json
 from ludo.notation import load_json, replay_with_events
 from net.protocol import clean_name
 
@@ -57,18 +58,53 @@ class Session:
         return self.players.get(colour, "human")
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+@lru_cache(maxsize=4096)
+def _action_text(action: Action) -> str:
+    return _dumps(action.to_json())
+
+
+# The last record's actions and their texts: the next save is mostly this record with one
+# more action, and then only the new action's text is looked up.
+_saved: tuple[tuple[Action, ...], list[str]] = ((), [])
+
+
+def _actions_text(actions: tuple[Action, ...]) -> str:
+    global _saved
+    done, texts = _saved
+    if actions[:len(done)] != done:  # (a C loop, equal at once where the actions are the same)
+        done, texts = (), []
+    texts = texts + [_action_text(a) for a in actions[len(done):]]
+    _saved = (actions, texts)
+    return "[" + ",".join(texts) + "]"
+
+
 def encode(session: Session) -> str:
-    """The save as JSON text."""
-    return json.dumps({
-        "format": SAVE_FORMAT,
-        "version": SAVE_VERSION,
-        "record": record_to_json(session.record),
+    """The save as JSON text.
+
+    The text is exactly ``json.dumps`` of the save's object (compact separators), but put
+    together from pieces: the game is saved after every action, and its record grows by one
+    action each time, so each action's JSON is made once and kept (the same few hundred
+    actions come back in every game), not the whole record's objects built and encoded again
+    every move (in the browser, 1 ms a move late in a game, growing with its length).
+    """
+    record = record_to_json(session.record._replace(actions=()))
+    actions = _actions_text(session.record.actions)
+    record_text = "{" + ",".join(
+        f"{_dumps(key)}:{actions if key == 'actions' else _dumps(value)}"
+        for key, value in record.items()) + "}"
+    head = _dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION})
+    tail = _dumps({
         "names": session.names,
         "players": session.players,
         "timer": session.timer,
         "deadline": session.deadline,
         "screen": session.screen,
-    }, separators=(",", ":"))
+    })
+    return f'{head[:-1]},"record":{record_text},{tail[1:]}'
 
 
 def check_deadline(deadline: Any) -> float | None:

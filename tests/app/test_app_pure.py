@@ -26,6 +26,7 @@ from ludo import (
     parse_position,
     play,
     record_from_json,
+    record_to_json,
     scene,
 )
 from ludo.rules.royal import ROYAL
@@ -157,6 +158,39 @@ def test_save_round_trip_and_clear_errors() -> None:
     broken["players"]["green"] = "grandmaster"
     with pytest.raises(SaveError, match="player types"):
         decode(json.dumps(broken))
+
+
+@pytest.mark.parametrize("rules", ["classic", "courtyard", "gilgiti", "royal"])
+def test_a_save_is_exactly_the_json_of_its_fields(rules: str) -> None:
+    # encode() puts the text together from pieces (each action's JSON made once, see its
+    # docstring): it must be the very text json.dumps writes for the whole save, for every
+    # rule set's actions, awkward names, options and an online record's dice
+    import random
+
+    chooser = random.Random(rules)
+    seats = ("red", "green", "yellow", "blue")
+    state = new_game(rules, seats, 5)
+    record = Record(rules, seats, 5)
+    for _ in range(150):
+        if state.phase == "over":
+            break
+        action = Action("roll") if state.phase == "roll" else chooser.choice(legal_actions(state))
+        record, state, _ = play(record, state, action)
+    assert len(record.actions) > 50
+    names = {"red": 'Zoë "the fox" \\ \u202e', "green": "\U0001f98a\u200d", "yellow": "</script>"}
+    grown = [record._replace(actions=record.actions[:k]) for k in range(0, 60, 3)]
+    for variant in (*grown, record, record._replace(options=(("clock", 30), ("teams", True))),
+                    record._replace(dice={"chains": {"red": ["ab" * 8]}, "n": 3}),
+                    record._replace(actions=()), record,
+                    record._replace(actions=record.actions[::-1]), *grown[::-1]):
+        session = Session(record=variant, names=names, players={"blue": "hard"}, timer=True,
+                          deadline=1.5e12, screen="table")
+        expected = json.dumps({
+            "format": savegame.SAVE_FORMAT, "version": savegame.SAVE_VERSION,
+            "record": record_to_json(variant), "names": names, "players": {"blue": "hard"},
+            "timer": True, "deadline": 1.5e12, "screen": "table"}, separators=(",", ":"))
+        assert encode(session) == expected
+        assert encode(session) == expected  # (again, from the kept pieces)
 
 
 @pytest.mark.parametrize("field,value,words", [

@@ -6,6 +6,7 @@ no word or field of Royal appears outside the engine.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..actions import Action
@@ -139,7 +140,12 @@ def _royal_cell(cell):
 
 def board(state: State | None) -> Board:
     """The cross board with Royal's crown and feather spaces; muted yards for empty seats."""
-    seated = COLOURS if state is None else state.seats
+    return _royal_board(tuple(COLOURS if state is None else state.seats))
+
+
+@lru_cache(maxsize=16)
+def _royal_board(seated: tuple[str, ...]) -> Board:
+    # one board per set of seats, not rebuilt at every move (see cross.cross_board)
     plain = cross.cross_board(seated)
     return plain._replace(cells=tuple(_royal_cell(c) for c in plain.cells))
 
