@@ -327,8 +327,10 @@ def as_asked(before: Any, after: Any, played: Action, asked: list[dict[str, Any]
     """Whether the host's ``played``, which took the position from ``before`` to ``after``,
     carries out one of the actions this device sent for its seat at ``before`` (``asked``),
     or needed nobody to ask: the seat's only decision, which the host's table plays by itself
-    at the deadline when the seat's own page has not (Table.due). Compared by outcome: another
-    token from the same square is the same move. At a roll, the host supplies the die."""
+    at the deadline when the seat's own page has not (Table.due). Compared by the position
+    reached, so the same move written another way counts as asked (tokens are told apart by
+    number: another token from the same square is another move). At a roll, the host supplies
+    the die."""
     if is_chance(before):
         shape = {k: v for k, v in played.to_json().items() if k != "value"}
         return any({k: v for k, v in a.items() if k != "value"} == shape for a in asked)

@@ -330,10 +330,11 @@ class Table:
         """The automatic action that comes next, and the time (epoch ms) it is due.
 
         A computer plays ``pace`` ms after the position changed; the only
-        possible move of a person plays itself after ``auto_delay``; a person's
-        (or a remote peer's) clock runs out at the deadline, where a remote peer's
-        only move plays itself instead. The earliest wins; ``now`` only bounds a
-        deadline that is not a finite number.
+        possible move of a person plays itself after ``auto_delay``, even when that
+        falls after the deadline (the roll was made in time and nothing is left to
+        decide, so it costs no timeout); otherwise a person's (or a remote peer's)
+        clock runs out at the deadline, where a remote peer's only move plays itself
+        instead. ``now`` only bounds a deadline that is not a finite number.
         """
         seat = self.seat_to_act
         if seat is None:
