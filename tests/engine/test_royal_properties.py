@@ -277,13 +277,14 @@ def test_given_and_drawn_throws_leave_the_same_position(seed, plies):
 def test_two_crowns_come_exactly_when_a_carrier_throws_a_crown_straight_after_another():
     """The seed's "throws two crowns in succession", as docs/rules/royal.md reads it, tracked
     here apart from the engine: a turn's crowns count towards a pair; sending the rider back or
-    climbing on top uses the pair up; a crown played as a move after the choice keeps the
+    climbing on top uses the pair up (for a second double still carried, that crown is the
+    first of its next pair); a crown played as a move after the choice keeps the
     double and is the first of the next pair. A carrier's crown that makes a pair gives the
     choice (or, with no other man to move, sends the rider back); no other throw does. The
     dice favour crowns so that runs of three and more come up often."""
     faces = (1, 2, 3, 4, "feather") + ("crown",) * 4
     rnd = random.Random(13)
-    choices_seen = third_crowns = 0
+    choices_seen = third_crowns = second_doubles = 0
     for game in range(60):
         state = R.new_game(("red", "green", "yellow", "blue"), game)
         pair = 0  # crowns towards the pair, counted here
@@ -311,11 +312,16 @@ def test_two_crowns_come_exactly_when_a_carrier_throws_a_crown_straight_after_an
                     choices_seen += 1
                     third_crowns += after_choice_move
                 if forced:
-                    pair = 0
+                    pair = 1 if any(d["carrier"][0] == turn
+                                    for d in position_to_json(state)["doubles"]) else 0
             elif action.type == "roll":
                 assert "two_crowns" not in types
+            still = any(d["carrier"][0] == turn for d in position_to_json(state)["doubles"])
             if action.type in ("send_back", "reverse"):
-                pair = 0
+                # the pair is used up for the double it ended; for a second double still
+                # carried, the crown was thrown in succession too: the first of its next pair
+                pair = 1 if still else 0
+                second_doubles += still
             # a crown played as a move after the choice: the first of the next pair
             after_choice_move = before_phase == "choose" and action.type == "move"
             if after_choice_move:
@@ -324,7 +330,8 @@ def test_two_crowns_come_exactly_when_a_carrier_throws_a_crown_straight_after_an
                 pair = 0
                 after_choice_move = False
     # the runs this test is about did come up
-    assert choices_seen > 50 and third_crowns > 5, (choices_seen, third_crowns)
+    assert choices_seen > 50 and third_crowns > 5 and second_doubles > 5, \
+        (choices_seen, third_crowns, second_doubles)
 
 
 def ref_plays(data: dict[str, Any], face: Any) -> list[tuple[str, int]]:

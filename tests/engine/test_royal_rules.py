@@ -583,6 +583,30 @@ def test_s19_a_crown_right_after_a_crown_played_as_a_move_is_again_two_crowns_in
     assert after.crowns == 0
 
 
+def test_s19_ending_one_double_keeps_the_pair_going_for_another_double_carried():
+    # red carries two doubles. Crowns 1 and 2: red sends one rider back (or climbs on top of
+    # him). That ends the double the pair was about; the other double was carried through
+    # crown 2 as well, so crown 3, straight after, is again two crowns in succession for it,
+    # as when crown 2 is played as a move (before 2026-12-07 the count started again for both)
+    state = load(crowns=1, men={"red": [3, 20, "balk", "balk"], "green": [3, 20, "balk", "balk"]},
+                 doubles=[(("red", 0), ("green", 0)), (("red", 1), ("green", 1))])
+    second, _ = throw(state, "crown")
+    assert second.phase == "choose"
+    for first in ("send_back", "reverse"):
+        after, _ = play(second, Action(first, token=0))
+        assert after.phase == "roll" and after.turn == "red" and after.crowns == 1
+        third, events = throw(after, "crown")
+        assert third.phase == "choose" and kinds(events) == ["rolled", "two_crowns"]
+        assert legal_actions(third) == [Action("send_back", token=1),
+                                        Action("reverse", token=1), move(1)]
+        assert parse_position(format_position(after)) == after
+        # with the last double ended too, the count starts again: no double, no pair
+        done, _ = play(third, Action("send_back", token=1))
+        assert done.crowns == 0 and doubles(done) == ([] if first == "send_back" else
+                                                      [{"carrier": ["green", 0],
+                                                        "rider": ["red", 0]}])
+
+
 def test_s19_the_two_crowns_sentence_names_only_the_options_offered():
     # red carries two doubles: the one on 20 can play the crown (to 26), the one on 10 cannot
     # (13 holds a double); red has no other man. Either rider may be sent back; red may climb

@@ -216,8 +216,9 @@ class State(NamedTuple):
     phase: str  # "roll", "move", "choose" (two crowns: send back or reverse) or "over"
     die: int | str | None  # the throw waiting to be played
     # crowns thrown in succession this turn towards a carrier's pair: sending the rider back or
-    # climbing on top uses the pair up (0); a second crown played as a move keeps the double
-    # and counts as the first of the next pair (1)
+    # climbing on top uses the pair up (0), unless another double is still carried, for which
+    # that crown is the first of the next pair (1); a second crown played as a move keeps the
+    # double and counts as the first of the next pair (1)
     crowns: int
     timeouts: tuple[int, ...]
     out: tuple[str | None, ...]  # None, "quit" or "eliminated"
@@ -905,7 +906,11 @@ class RoyalRules:
             if events is not None:
                 events.append({"type": "reversed", "seat": colour, "token": token,
                                "carrier": [COLOURS[rc], rt]})
-        state = state._replace(tokens=tokens, riders=riders, crowns=0)
+        # The pair was about the double just ended. A double still carried (a second one)
+        # was carried through this crown too: for it the crown is the first of the next pair,
+        # as a crown played as a move is, so a crown straight after is again two in succession.
+        still_carrying = any(cc == ci for _, _, cc, _ in riders)
+        state = state._replace(tokens=tokens, riders=riders, crowns=1 if still_carrying else 0)
         return self._extra_throw(state, events)
 
     def timeout_choice(self, state: State) -> Action:
