@@ -89,7 +89,7 @@ def encode(session: Session) -> str:
     together from pieces: the game is saved after every action, and its record grows by one
     action each time, so each action's JSON is made once and kept (the same few hundred
     actions come back in every game), not the whole record's objects built and encoded again
-    every move (in the browser, 1 ms a move late in a game, growing with its length).
+    every move (in the browser 1 ms a move on average over a long game, more the longer it is).
     """
     record = record_to_json(session.record._replace(actions=()))
     actions = _actions_text(session.record.actions)

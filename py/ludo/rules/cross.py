@@ -150,7 +150,7 @@ def cross_board(seated: Iterable[str] = COLOURS, locked: Iterable[str] = (),
     ``marks`` adds a rule set's own marks to cells by id.
     """
     # The same few boards come back at every move (a screen asks for the scene after each
-    # action): built once each, not 90-odd cells again per move (in the browser 1.5 ms a move).
+    # action): built once each, not 90-odd cells again per move (in the browser 0.4 ms a move).
     return _cross_board(frozenset(seated), frozenset(locked),
                         tuple(sorted((marks or {}).items())))
 
