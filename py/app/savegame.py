@@ -8,7 +8,6 @@ reported instead of producing a position the rules could never reach.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 from ludo import Action, LudoError, Record, is_over, quote, record_from_json, record_to_json
@@ -62,13 +61,8 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-@lru_cache(maxsize=4096)
-def _action_text(action: Action) -> str:
-    return _dumps(action.to_json())
-
-
 # The last record's actions and their texts: the next save is mostly this record with one
-# more action, and then only the new action's text is looked up.
+# more action, and then only the new action's text is made.
 _saved: tuple[tuple[Action, ...], list[str]] = ((), [])
 
 
@@ -77,7 +71,7 @@ def _actions_text(actions: tuple[Action, ...]) -> str:
     done, texts = _saved
     if actions[:len(done)] != done:  # (a C loop, equal at once where the actions are the same)
         done, texts = (), []
-    texts = texts + [_action_text(a) for a in actions[len(done):]]
+    texts = texts + [_dumps(a.to_json()) for a in actions[len(done):]]
     _saved = (actions, texts)
     return "[" + ",".join(texts) + "]"
 
@@ -87,8 +81,8 @@ def encode(session: Session) -> str:
 
     The text is exactly ``json.dumps`` of the save's object (compact separators), but put
     together from pieces: the game is saved after every action, and its record grows by one
-    action each time, so each action's JSON is made once and kept (the same few hundred
-    actions come back in every game), not the whole record's objects built and encoded again
+    action each time, so each action's JSON is made once and kept, not the whole record's
+    objects built and encoded again
     every move (in the browser 1 ms a move on average over a long game, more the longer it is).
     """
     record = record_to_json(session.record._replace(actions=()))
