@@ -33,7 +33,9 @@ serve: $(REQ_STAMP) $(VENDOR_STAMP) pyscript-toml icons sw
 	$(VPY) -m server
 
 # -n 2: two pytest-xdist workers, each with its own server and Chromium (tests/e2e/conftest.py's
-# session fixtures are per worker). --durations lists the slowest tests after the summary.
+# session fixtures are per worker). --dist loadgroup: the tests marked with an xdist_group (the
+# online tests, several browsers each) share one worker; tests/conftest.py orders the tests.
+# --durations lists the slowest tests after the summary.
 # `make test PYTEST_ARGS=` runs the suite in one process, as a plain `pytest` does.
 PYTEST_ARGS ?= -n 2 --dist loadgroup --durations=15
 
