@@ -116,8 +116,8 @@ def summary(rules: CourtyardRules) -> tuple[str, ...]:
         "Landing on an ordinary square sends every opponent token there back to its yard; "
         "the 4 start squares and 4 stars are safe.",
         "Exact roll to finish; the first with all four tokens home wins.",
-        # seed 000, rule 10: "Each roll and its move share 30 seconds" ("per roll" read as
-        # 30 s to roll and 30 more to move)
+        # seed 000, rule 10: "Each roll and its move share 30 seconds": one deadline for the
+        # roll and the move it allows, not 30 s for each (docs/rules/courtyard.md, rule 10)
         "With the turn clock: 30 seconds for each roll and its move together; the fifth "
         "timeout removes a seat.",
     )
