@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ludo import RULESETS, Action, apply, default_seats, legal_actions, new_game
 from ludo.bots import LEVEL_NAMES, choose_action, choose_action_json, players, step, think
-from ludo.errors import IllegalAction
+from ludo.errors import IllegalAction, NotationError
 from ludo.notation import format_position, parse_position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +127,23 @@ def test_same_seed_same_action_and_json_helper_agrees(rules: str) -> None:
         assert choose_action_json(text, level, 42) == first.to_json()
         assert choose_action_json(json.loads(text), level, 42) == first.to_json()
         assert choose_action(parse_position(text), level, 42) == first
+
+
+def test_the_json_helper_reads_text_as_the_notation_does() -> None:
+    """Position text given to choose_action_json is untrusted: it is read by the notation's
+    one reader, which refuses a key given twice and nesting too deep to be a position with a
+    NotationError, as parse_position does (json.loads took the last "rng" and let a
+    RecursionError out)."""
+    text = format_position(busy_position("courtyard"))
+    twice = text.replace('{', '{"rng": 1, ', 1)
+    with pytest.raises(NotationError, match="twice"):
+        parse_position(twice)
+    with pytest.raises(NotationError, match="twice"):
+        choose_action_json(twice, "easy")
+    with pytest.raises(NotationError):
+        choose_action_json("[" * 100_000 + "]" * 100_000, "easy")
+    with pytest.raises(NotationError, match="not valid JSON"):
+        choose_action_json("{", "easy")
 
 
 def test_easy_varies_with_the_seed() -> None:

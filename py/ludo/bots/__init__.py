@@ -16,15 +16,14 @@ See docs/bots.md for how each level plays and how strong it is.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Generator
 from typing import Any
 
 from ..actions import Action
 from ..engine import distinct_moves, rules_for
-from ..errors import IllegalAction, NotationError
-from ..notation import position_from_json
+from ..errors import IllegalAction
+from ..notation import load_json, position_from_json
 from .players import LEVELS, ROLL, Thinking
 
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -95,13 +94,12 @@ def step(gen: Generator[None, None, Action], budget_seconds: float = 0.03) -> Ac
 def choose_action_json(position: str | dict[str, Any], level: str, seed: int = 0) -> dict[str, Any]:
     """:func:`choose_action` for a position in notation (JSON text or object).
 
-    Returns the action's JSON form, e.g. ``{"type": "move", "token": 2}``.
+    Returns the action's JSON form, e.g. ``{"type": "move", "token": 2}``. Text is read as
+    :func:`ludo.parse_position` reads it; what cannot be read raises NotationError.
     """
     if isinstance(position, str):
-        try:
-            position = json.loads(position)
-        except ValueError as exc:
-            raise NotationError("position", f"is not valid JSON ({exc})") from None
+        # untrusted text: the notation's one reader (size, depth, duplicate keys)
+        position = load_json(position, "position")
     return choose_action(position_from_json(position), level, seed).to_json()
 
 
