@@ -23,7 +23,7 @@ from typing import Any
 from ..actions import Action
 from ..engine import distinct_moves, rules_for
 from ..errors import IllegalAction
-from ..notation import load_json, position_from_json
+from ..notation import parse_position, position_from_json
 from .players import LEVELS, ROLL, Thinking
 
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -97,10 +97,10 @@ def choose_action_json(position: str | dict[str, Any], level: str, seed: int = 0
     Returns the action's JSON form, e.g. ``{"type": "move", "token": 2}``. Text is read as
     :func:`ludo.parse_position` reads it; what cannot be read raises NotationError.
     """
-    if isinstance(position, str):
-        # untrusted text: the notation's one reader (size, depth, duplicate keys)
-        position = load_json(position, "position")
-    return choose_action(position_from_json(position), level, seed).to_json()
+    # text is untrusted: parse_position reads it with the notation's one reader
+    state = parse_position(position) if isinstance(position, str) \
+        else position_from_json(position)
+    return choose_action(state, level, seed).to_json()
 
 
 __all__ = ["LEVEL_NAMES", "choose_action", "choose_action_json", "step", "think"]
